@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// Makes a fresh clone ready to run: installs npm packages when they are missing or
+// older than the lockfile, then builds every workspace (tsc -b is incremental, so a
+// second run is quick). Uses only Node built-ins, because it runs before any install.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const marker = join(root, 'node_modules', '.package-lock.json');
+const lock = join(root, 'package-lock.json');
+
+function run(cmd, args, label) {
+  process.stderr.write(`[nodegate] ${label}…\n`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    process.stderr.write(`[nodegate] ${label} failed (exit ${r.status ?? r.signal})\n`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+const needsInstall =
+  !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+if (needsInstall) {
+  run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm packages');
+}
+run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], 'building (tsc -b)');
+for (const hook of ['packages/starknet-snap/scripts/prepare.mjs']) {
+  if (existsSync(join(root, hook))) run(process.execPath, [join(root, hook)], `preparing ${hook.split('/')[1]}`);
+}
