@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config/ConfigError.js';
+import { loadConfigFile } from '../config/loadConfigFile.js';
+import { runKeys } from './runKeys.js';
+import { runStart } from './runStart.js';
+
+const USAGE = `nodegate: one endpoint and one API key for Ethereum, Starknet and IPFS
+
+usage:
+  nodegate start [--config FILE] [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--log-level LEVEL]
+  nodegate keys create [--plan NAME] [--name TEXT] [--json] [--data-dir DIR | --config FILE]
+  nodegate keys list [--json] [--data-dir DIR | --config FILE]
+  nodegate keys revoke KEY [--data-dir DIR | --config FILE]
+  nodegate config check FILE
+
+Without --config, start runs the embedded defaults (anvil for eth-devnet) on 127.0.0.1:8550.`;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      listen: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'ready-file': { type: 'string' },
+      'log-level': { type: 'string' },
+      plan: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    out(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  switch (command) {
+    case 'start':
+      await runStart(
+        {
+          config: values.config,
+          listen: values.listen,
+          dataDir: values['data-dir'],
+          readyFile: values['ready-file'],
+          logLevel: values['log-level'],
+        },
+        out,
+      );
+      return -1; // keep running
+    case 'keys':
+      if (sub !== 'create' && sub !== 'list' && sub !== 'revoke') {
+        err('usage: nodegate keys create|list|revoke');
+        return 2;
+      }
+      return runKeys(sub, rest, { config: values.config, dataDir: values['data-dir'], plan: values.plan, name: values.name, json: values.json }, out);
+    case 'config':
+      if (sub !== 'check' || !rest[0]) {
+        err('usage: nodegate config check FILE');
+        return 2;
+      }
+      await loadConfigFile(rest[0]);
+      out(`${rest[0]}: OK`);
+      return 0;
+    default:
+      err(`unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e: unknown) => {
+    if (e instanceof ConfigError) err(`config error: ${e.message}`);
+    else err(`nodegate: ${(e as Error).message}`);
+    process.exit(1);
+  },
+);

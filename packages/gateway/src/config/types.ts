@@ -1,0 +1,57 @@
+/** The JSON-RPC families a network can belong to. */
+export type NetworkFamily = 'eth' | 'starknet';
+
+/** The embedded backends nodegate can start itself. */
+export type EmbeddedBackend = 'anvil' | 'starknet-devchain' | 'ipfs-node';
+
+/** One upstream as configured: a URL, or an embedded backend that is started and then used by URL. */
+export interface UpstreamSettings {
+  readonly name: string;
+  /** HTTP JSON-RPC URL (absent when `embedded` is set; filled in at startup). */
+  readonly http?: string | undefined;
+  readonly ws?: string | undefined;
+  readonly embedded?: EmbeddedBackend | undefined;
+  readonly timeoutMs: number;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** A network: one base URL, chosen by Host header and/or path prefix. */
+export interface NetworkSettings {
+  readonly name: string;
+  readonly family: NetworkFamily;
+  /** Chain id as the chain reports it (hex), informational. */
+  readonly chainId?: string | undefined;
+  /** Dev networks also forward the dev chain's own methods (anvil_*, evm_*, devnet_*). */
+  readonly dev: boolean;
+  /** Host names (without port) that select this network. */
+  readonly hosts: readonly string[];
+  /** Path prefix that selects this network, e.g. "/eth-devnet". */
+  readonly pathPrefix?: string | undefined;
+  readonly upstreams: readonly UpstreamSettings[];
+}
+
+/** The IPFS family: one Kubo-compatible upstream behind /api/v0. */
+export interface IpfsSettings {
+  readonly hosts: readonly string[];
+  readonly pathPrefix?: string | undefined;
+  readonly upstream: UpstreamSettings;
+}
+
+export type DatabaseSettings = { readonly kind: 'embedded' } | { readonly kind: 'postgres'; readonly url: string };
+
+/** The whole gateway configuration, validated once at startup and frozen. */
+export interface GatewayConfig {
+  readonly listen: { readonly host: string; readonly port: number };
+  /** Public base address used when printing URLs (defaults to http://<listen>). */
+  readonly publicUrl?: string | undefined;
+  readonly dataDir: string;
+  readonly database: DatabaseSettings;
+  readonly limits: {
+    readonly maxBodyBytes: number;
+    readonly maxBatch: number;
+  };
+  readonly networks: readonly NetworkSettings[];
+  readonly ipfs?: IpfsSettings | undefined;
+  /** Create (once) and print a development API key. On for the embedded default. */
+  readonly devKey: boolean;
+}

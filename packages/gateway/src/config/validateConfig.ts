@@ -1,0 +1,210 @@
+import { ConfigError } from './ConfigError.js';
+import type {
+  DatabaseSettings,
+  EmbeddedBackend,
+  GatewayConfig,
+  IpfsSettings,
+  NetworkFamily,
+  NetworkSettings,
+  UpstreamSettings,
+} from './types.js';
+
+const FAMILIES: readonly NetworkFamily[] = ['eth', 'starknet'];
+const EMBEDDED: readonly EmbeddedBackend[] = ['anvil', 'starknet-devchain', 'ipfs-node'];
+const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/**
+ * Validates a parsed config file (YAML or JSON), fills in defaults, and returns a deeply
+ * frozen {@link GatewayConfig}. Throws {@link ConfigError} naming the first bad field.
+ *
+ * @example
+ * validateConfig({ networks: [{ name: 'mainnet', family: 'eth', upstreams: [{ name: 'a', http: 'http://10.0.0.5:8545' }] }] })
+ */
+export function validateConfig(raw: unknown, defaults: { dataDir: string } = { dataDir: '.nodegate' }): GatewayConfig {
+  const root = obj(raw, '(config)');
+  allowOnly(root, '(config)', ['listen', 'publicUrl', 'dataDir', 'database', 'limits', 'networks', 'ipfs', 'devKey']);
+  const listen = parseListen(root.listen ?? '127.0.0.1:8550', 'listen');
+  const publicUrl = root.publicUrl === undefined ? undefined : httpUrl(root.publicUrl, 'publicUrl');
+  const dataDir = root.dataDir === undefined ? defaults.dataDir : str(root.dataDir, 'dataDir');
+  const database = parseDatabase(root.database, 'database');
+  const limitsRaw = root.limits === undefined ? {} : obj(root.limits, 'limits');
+  allowOnly(limitsRaw, 'limits', ['maxBodyBytes', 'maxBatch']);
+  const limits = {
+    maxBodyBytes: int(limitsRaw.maxBodyBytes ?? 5 * 1024 * 1024, 'limits.maxBodyBytes', 1024, 1024 ** 3),
+    maxBatch: int(limitsRaw.maxBatch ?? 100, 'limits.maxBatch', 1, 10_000),
+  };
+  if (!Array.isArray(root.networks)) throw new ConfigError('networks', 'must be a list of networks');
+  const networks = root.networks.map((n, i) => parseNetwork(n, `networks[${i}]`));
+  const seenNames = new Set<string>();
+  const seenHosts = new Set<string>();
+  const seenPrefixes = new Set<string>();
+  networks.forEach((n, i) => {
+    if (seenNames.has(n.name)) throw new ConfigError(`networks[${i}].name`, `"${n.name}" is used by two networks`);
+    seenNames.add(n.name);
+    for (const h of n.hosts) {
+      if (seenHosts.has(h)) throw new ConfigError(`networks[${i}].hosts`, `host "${h}" is used by two networks`);
+      seenHosts.add(h);
+    }
+    if (n.pathPrefix !== undefined) {
+      if (seenPrefixes.has(n.pathPrefix)) {
+        throw new ConfigError(`networks[${i}].pathPrefix`, `"${n.pathPrefix}" is used by two networks`);
+      }
+      seenPrefixes.add(n.pathPrefix);
+    }
+  });
+  const ipfs = root.ipfs === undefined ? undefined : parseIpfs(root.ipfs, 'ipfs');
+  if (networks.length === 0 && ipfs === undefined) throw new ConfigError('networks', 'configure at least one network');
+  const devKey = root.devKey === undefined ? false : bool(root.devKey, 'devKey');
+  const config: GatewayConfig = { listen, publicUrl, dataDir, database, limits, networks, ipfs, devKey };
+  return deepFreeze(config);
+}
+
+function parseNetwork(raw: unknown, at: string): NetworkSettings {
+  const n = obj(raw, at);
+  allowOnly(n, at, ['name', 'family', 'chainId', 'dev', 'hosts', 'pathPrefix', 'upstreams']);
+  const name = str(n.name, `${at}.name`);
+  if (!NAME.test(name)) throw new ConfigError(`${at}.name`, 'use lowercase letters, digits and dashes (at most 63)');
+  const family = str(n.family, `${at}.family`) as NetworkFamily;
+  if (!FAMILIES.includes(family)) throw new ConfigError(`${at}.family`, `must be one of ${FAMILIES.join(', ')}`);
+  const hosts = n.hosts === undefined ? [] : list(n.hosts, `${at}.hosts`).map((h, i) => host(h, `${at}.hosts[${i}]`));
+  const pathPrefix = n.pathPrefix === undefined ? undefined : prefix(n.pathPrefix, `${at}.pathPrefix`);
+  if (hosts.length === 0 && pathPrefix === undefined) {
+    throw new ConfigError(at, 'set "hosts" and/or "pathPrefix" so requests can reach this network');
+  }
+  const ups = list(n.upstreams, `${at}.upstreams`);
+  if (ups.length === 0) throw new ConfigError(`${at}.upstreams`, 'configure at least one upstream');
+  const chainId = n.chainId === undefined ? undefined : chainIdOf(n.chainId, `${at}.chainId`);
+  return {
+    name,
+    family,
+    chainId,
+    dev: n.dev === undefined ? false : bool(n.dev, `${at}.dev`),
+    hosts,
+    pathPrefix,
+    upstreams: ups.map((u, i) => parseUpstream(u, `${at}.upstreams[${i}]`)),
+  };
+}
+
+function parseIpfs(raw: unknown, at: string): IpfsSettings {
+  const n = obj(raw, at);
+  allowOnly(n, at, ['hosts', 'pathPrefix', 'upstream']);
+  const hosts = n.hosts === undefined ? [] : list(n.hosts, `${at}.hosts`).map((h, i) => host(h, `${at}.hosts[${i}]`));
+  const pathPrefix = n.pathPrefix === undefined ? undefined : prefix(n.pathPrefix, `${at}.pathPrefix`);
+  if (hosts.length === 0 && pathPrefix === undefined) throw new ConfigError(at, 'set "hosts" and/or "pathPrefix"');
+  return { hosts, pathPrefix, upstream: parseUpstream(n.upstream, `${at}.upstream`) };
+}
+
+function parseUpstream(raw: unknown, at: string): UpstreamSettings {
+  const u = obj(raw, at);
+  allowOnly(u, at, ['name', 'http', 'ws', 'embedded', 'timeoutMs', 'headers']);
+  const name = str(u.name, `${at}.name`);
+  const embedded = u.embedded === undefined ? undefined : (str(u.embedded, `${at}.embedded`) as EmbeddedBackend);
+  if (embedded !== undefined && !EMBEDDED.includes(embedded)) {
+    throw new ConfigError(`${at}.embedded`, `must be one of ${EMBEDDED.join(', ')}`);
+  }
+  if (embedded === undefined && u.http === undefined) throw new ConfigError(`${at}.http`, 'required (or set "embedded")');
+  const http = u.http === undefined ? undefined : httpUrl(u.http, `${at}.http`);
+  const ws = u.ws === undefined ? undefined : wsUrl(u.ws, `${at}.ws`);
+  let headers: Record<string, string> | undefined;
+  if (u.headers !== undefined) {
+    headers = {};
+    for (const [k, v] of Object.entries(obj(u.headers, `${at}.headers`))) headers[k] = str(v, `${at}.headers.${k}`);
+  }
+  return { name, http, ws, embedded, timeoutMs: int(u.timeoutMs ?? 10_000, `${at}.timeoutMs`, 100, 600_000), headers };
+}
+
+function parseDatabase(raw: unknown, at: string): DatabaseSettings {
+  if (raw === undefined) return { kind: 'embedded' };
+  const d = obj(raw, at);
+  allowOnly(d, at, ['kind', 'url']);
+  const kind = str(d.kind, `${at}.kind`);
+  if (kind === 'embedded') return { kind };
+  if (kind === 'postgres') {
+    const url = str(d.url, `${at}.url`);
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`${at}.url`, 'must be a postgres:// URL');
+    return { kind, url };
+  }
+  throw new ConfigError(`${at}.kind`, 'must be "embedded" or "postgres"');
+}
+
+/** Parses "HOST:PORT" (IPv6 as "[::1]:PORT"). */
+export function parseListen(raw: unknown, at: string): { host: string; port: number } {
+  const s = str(raw, at);
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(s);
+  const port = m ? Number(m[3]) : Number.NaN;
+  if (!m || port > 65535) throw new ConfigError(at, `expected HOST:PORT (e.g. 127.0.0.1:8550), got ${JSON.stringify(s)}`);
+  return { host: (m[1] ?? m[2])!, port };
+}
+
+function obj(v: unknown, at: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(at, 'must be an object');
+  return v as Record<string, unknown>;
+}
+function list(v: unknown, at: string): unknown[] {
+  if (!Array.isArray(v)) throw new ConfigError(at, 'must be a list');
+  return v;
+}
+function str(v: unknown, at: string): string {
+  if (typeof v !== 'string' || v.length === 0) throw new ConfigError(at, 'must be a non-empty string');
+  return v;
+}
+function bool(v: unknown, at: string): boolean {
+  if (typeof v !== 'boolean') throw new ConfigError(at, 'must be true or false');
+  return v;
+}
+function int(v: unknown, at: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new ConfigError(at, `must be an integer from ${min} to ${max}`);
+  }
+  return v;
+}
+function host(v: unknown, at: string): string {
+  const s = str(v, at).toLowerCase();
+  if (!/^[a-z0-9.-]+$/.test(s)) throw new ConfigError(at, 'must be a host name without scheme or port');
+  return s;
+}
+function prefix(v: unknown, at: string): string {
+  const s = str(v, at);
+  if (!/^\/[A-Za-z0-9._-]+$/.test(s)) throw new ConfigError(at, 'must be one path segment starting with "/", e.g. "/mainnet"');
+  if (s === '/v3' || s === '/ws' || s === '/api' || s === '/health') throw new ConfigError(at, `"${s}" is reserved`);
+  return s;
+}
+function chainIdOf(v: unknown, at: string): string {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return `0x${v.toString(16)}`;
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) return v.toLowerCase();
+  throw new ConfigError(at, 'must be a non-negative integer or a 0x hex string');
+}
+function httpUrl(v: unknown, at: string): string {
+  const s = str(v, at);
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new ConfigError(at, 'must be an http(s) URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(at, 'must be an http(s) URL');
+  return s;
+}
+function wsUrl(v: unknown, at: string): string {
+  const s = str(v, at);
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new ConfigError(at, 'must be a ws(s) URL');
+  }
+  if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new ConfigError(at, 'must be a ws(s) URL');
+  return s;
+}
+function allowOnly(o: Record<string, unknown>, at: string, keys: readonly string[]): void {
+  for (const k of Object.keys(o)) {
+    if (!keys.includes(k)) throw new ConfigError(at === '(config)' ? k : `${at}.${k}`, `unknown field (known: ${keys.join(', ')})`);
+  }
+}
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}

@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** A running embedded backend: where it serves and how to stop it. */
+export interface EmbeddedProcess {
+  readonly name: string;
+  readonly http: string;
+  readonly ws?: string | undefined;
+  stop(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+/** Path of the anvil binary shipped by the platform package of @foundry-rs/anvil. */
+export function anvilBinaryPath(): string {
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  try {
+    return join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', 'anvil');
+  } catch {
+    throw new Error(`anvil is not installed for ${process.platform}-${process.arch} (npm package ${pkg})`);
+  }
+}
+
+/**
+ * Starts anvil (the real binary, not the npx wrapper, so stopping it leaves no orphan) on
+ * a free loopback port and resolves once it listens.
+ *
+ * @example
+ * const anvil = await startAnvil({ chainId: 31337 });
+ * // anvil.http === 'http://127.0.0.1:40427'
+ * await anvil.stop();
+ */
+export async function startAnvil(options: { chainId?: number; host?: string; args?: string[] } = {}): Promise<EmbeddedProcess> {
+  const host = options.host ?? '127.0.0.1';
+  const args = ['--host', host, '--port', '0', '--chain-id', String(options.chainId ?? 31337), ...(options.args ?? [])];
+  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Listening on [^\s:]+:(\d+)/.exec(out);
+      if (m) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(Number(m[1]));
+      } else if (out.length > 200_000) {
+        out = out.slice(-1000);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`anvil exited (code ${code}) before listening: ${out.slice(-500)}`)));
+  });
+  child.stderr?.resume();
+  return {
+    name: 'anvil',
+    http: `http://${host}:${port}`,
+    ws: `ws://${host}:${port}`,
+    stop: () => stopChild(child),
+  };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The one error base class of the gateway. Every failure that reaches a client is a
+ * GatewayError (or is turned into one by {@link toWireError}): it carries a stable
+ * JSON-RPC `code`, the HTTP status to answer with when it ends a whole request, a short
+ * message a person can act on, optional `data`, and the `cause` for logs.
+ *
+ * Messages never contain API keys, secrets or upstream URLs.
+ *
+ * @example
+ * throw new GatewayError('INVALID_PARAMS', 'params[0] (address): expected 20 bytes of hex');
+ */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  readonly kind: ErrorKind;
+  readonly code: number;
+  readonly httpStatus: number;
+  readonly data: unknown;
+
+  constructor(kind: ErrorKind, message: string, options: { data?: unknown; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const spec = ERROR_KINDS[kind];
+    this.kind = kind;
+    this.code = spec.code;
+    this.httpStatus = spec.httpStatus;
+    this.data = options.data;
+  }
+}
+
+/**
+ * Every error the gateway produces, with its JSON-RPC code and HTTP status.
+ * `docs/errors.md` has one anchor per kind.
+ */
+export const ERROR_KINDS = {
+  PARSE_ERROR: { code: -32700, httpStatus: 200 },
+  INVALID_REQUEST: { code: -32600, httpStatus: 200 },
+  METHOD_NOT_FOUND: { code: -32601, httpStatus: 200 },
+  INVALID_PARAMS: { code: -32602, httpStatus: 200 },
+  INTERNAL_ERROR: { code: -32603, httpStatus: 200 },
+  /** All upstreams of the network failed (transport error, timeout, 5xx, bad body). */
+  UPSTREAM_UNAVAILABLE: { code: -32603, httpStatus: 200 },
+  /** Missing, unknown or revoked API key (or wrong secret). */
+  UNAUTHORIZED: { code: -32001, httpStatus: 401 },
+  /** Request rejected by the key's restrictions. */
+  FORBIDDEN: { code: -32002, httpStatus: 403 },
+  /** No network matches the Host header or path prefix. */
+  NETWORK_NOT_FOUND: { code: -32004, httpStatus: 404 },
+  /** The path exists on no route. */
+  NOT_FOUND: { code: -32004, httpStatus: 404 },
+  METHOD_NOT_ALLOWED: { code: -32600, httpStatus: 405 },
+  UNSUPPORTED_MEDIA_TYPE: { code: -32600, httpStatus: 415 },
+  PAYLOAD_TOO_LARGE: { code: -32600, httpStatus: 413 },
+  RATE_LIMITED: { code: -32005, httpStatus: 429 },
+} as const satisfies Record<string, { code: number; httpStatus: number }>;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+/** An error returned by an upstream node as a JSON-RPC error object; passed to the client as it is. */
+export class UpstreamRpcError extends Error {
+  override readonly name = 'UpstreamRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Param } from './eth/params.js';
+
+/** What a method does, as far as caching, retries and limits are concerned. */
+export type MethodKind = 'read' | 'write' | 'subscription' | 'filter';
+
+/**
+ * How a response may be cached: `never`; `immutable` (the answer never changes once it is
+ * non-null, e.g. by hash); `by-block` (fixed once the block it names is final); `head`
+ * (changes with every new block).
+ */
+export type CachePolicy = 'never' | 'immutable' | 'by-block' | 'head';
+
+/** Everything the gateway knows about one method: the typed-table row. */
+export interface MethodPolicy {
+  /** Positional parameters in order. */
+  readonly params: readonly Param[];
+  /** How many leading params are required. */
+  readonly required: number;
+  readonly kind: MethodKind;
+  /** Credit cost charged per call (batch items are charged one by one). */
+  readonly credits: number;
+  readonly cache: CachePolicy;
+  /** May be forwarded to a partner provider on outage (failover protection). */
+  readonly forwardable?: boolean;
+  /** Only available over WebSocket. */
+  readonly wsOnly?: boolean;
+  /** Only available on networks configured as dev networks. */
+  readonly devOnly?: boolean;
+  /** Adjusts the upstream's result (e.g. the pending-block nulls); gets the params the client sent. */
+  readonly normalizeResult?: (result: unknown, clientParams: readonly unknown[]) => unknown;
+}

@@ -1,0 +1,95 @@
+import type { NetworkSettings } from '../config/types.js';
+import { GatewayError, UpstreamRpcError } from '../errors/GatewayError.js';
+import type { FamilyHandler } from '../families/FamilyHandler.js';
+import type { MethodPolicy } from '../families/types.js';
+import type { HttpUpstream, UpstreamHealth } from '../upstream/createHttpUpstream.js';
+import { UpstreamTransportError } from '../upstream/UpstreamTransportError.js';
+
+/** A network at run time: its settings, family, and upstreams in priority order. */
+export interface Network {
+  readonly settings: NetworkSettings;
+  readonly family: FamilyHandler;
+  readonly upstreams: readonly HttpUpstream[];
+  /** Sends one call to the first healthy upstream, failing over on transport errors. */
+  forward(method: string, params: unknown, policy: MethodPolicy): Promise<unknown>;
+  /** WebSocket URL of the first upstream that has one (for subscriptions). */
+  wsUpstreamUrl(): string | undefined;
+  /** Active probe of every upstream, for /health. */
+  probe(timeoutMs: number): Promise<UpstreamHealth[]>;
+}
+
+/** JSON-RPC error codes that mean "this upstream is overloaded", so another may answer. */
+const RETRY_ELSEWHERE_CODES = new Set([-32005, 429]);
+
+/**
+ * Builds a network over its upstreams. Transport failures, HTTP 5xx/429 and rate-limit
+ * errors go to the next upstream; JSON-RPC errors (reverts, invalid params) go back to the
+ * client as they are. Writes are retried elsewhere only when the first upstream surely did
+ * not receive them.
+ */
+export function createNetwork(settings: NetworkSettings, family: FamilyHandler, upstreams: HttpUpstream[]): Network {
+  let nextId = 1;
+  return {
+    settings,
+    family,
+    upstreams,
+    async forward(method, params, policy) {
+      const ordered = upstreams.length === 1 ? upstreams : [...upstreams].sort((a, b) => rank(a) - rank(b));
+      let last: UpstreamTransportError | UpstreamRpcError | undefined;
+      for (const upstream of ordered) {
+        let answer: Awaited<ReturnType<HttpUpstream['call']>>;
+        try {
+          answer = await upstream.call({ jsonrpc: '2.0', id: nextId++, method, params });
+        } catch (err) {
+          if (!(err instanceof UpstreamTransportError)) throw err;
+          last = err;
+          if (policy.kind === 'write' && err.maybeDelivered) break;
+          continue;
+        }
+        if (answer.error !== undefined) {
+          const e = answer.error;
+          const rpcError = new UpstreamRpcError(
+            typeof e.code === 'number' ? e.code : -32603,
+            typeof e.message === 'string' ? e.message : 'upstream error',
+            e.data,
+          );
+          if (RETRY_ELSEWHERE_CODES.has(rpcError.code) && policy.kind !== 'write') {
+            last = rpcError;
+            continue;
+          }
+          throw rpcError;
+        }
+        return answer.result;
+      }
+      if (last instanceof UpstreamRpcError) throw last;
+      const reason = last?.message ?? 'no upstream configured';
+      throw new GatewayError('UPSTREAM_UNAVAILABLE', `upstream unavailable for network ${settings.name}: ${reason}`, {
+        data: { network: settings.name, reason: last?.failure ?? 'none' },
+        cause: last,
+      });
+    },
+    wsUpstreamUrl() {
+      return upstreams.find((u) => u.wsUrl !== undefined)?.wsUrl;
+    },
+    async probe(timeoutMs) {
+      return Promise.all(
+        upstreams.map(async (u) => {
+          const started = performance.now();
+          try {
+            await Promise.race([
+              u.call({ jsonrpc: '2.0', id: nextId++, method: family.probeMethod, params: [] }),
+              new Promise((_, reject) => setTimeout(() => reject(new Error('probe timed out')), timeoutMs).unref()),
+            ]);
+            return { ...u.health(), healthy: true, lastLatencyMs: Math.round(performance.now() - started) };
+          } catch {
+            return { ...u.health(), healthy: false };
+          }
+        }),
+      );
+    },
+  };
+}
+
+function rank(u: HttpUpstream): number {
+  return u.health().healthy ? 0 : 1;
+}

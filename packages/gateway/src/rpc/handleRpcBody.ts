@@ -1,0 +1,45 @@
+import { toWireError } from '../errors/toWireError.js';
+import type { CallContext } from '../families/FamilyHandler.js';
+import { isItemError, parseRpcPayload } from '../jsonrpc/parseRpcPayload.js';
+import type { RpcResponse } from '../jsonrpc/types.js';
+import type { Network } from '../network/createNetwork.js';
+import { handleRpcRequest } from './handleRpcRequest.js';
+
+/** What to write back: a JSON body (or none, for notifications only) and its HTTP status. */
+export interface RpcReply {
+  status: number;
+  body: string | undefined;
+}
+
+/**
+ * A whole JSON-RPC body (single or batch) through the pipeline. Batch items run
+ * concurrently and are answered in request order; notifications get no entry.
+ *
+ * @example
+ * await handleRpcBody(network, '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', { transport: 'http', dev: true }, 100)
+ */
+export async function handleRpcBody(network: Network, body: string, ctx: CallContext, maxBatch: number): Promise<RpcReply> {
+  let payload: ReturnType<typeof parseRpcPayload>;
+  try {
+    payload = parseRpcPayload(body, maxBatch);
+  } catch (err) {
+    const { error } = toWireError(err);
+    return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: null, error }) };
+  }
+  if (payload.kind === 'single') {
+    const response = await answer(network, payload.item, ctx);
+    return { status: 200, body: response === undefined ? undefined : JSON.stringify(response) };
+  }
+  const responses = await Promise.all(payload.items.map((item) => answer(network, item, ctx)));
+  const present = responses.filter((r): r is RpcResponse => r !== undefined);
+  return { status: 200, body: present.length === 0 ? undefined : JSON.stringify(present) };
+}
+
+function answer(
+  network: Network,
+  item: Parameters<typeof isItemError>[0],
+  ctx: CallContext,
+): Promise<RpcResponse | undefined> | RpcResponse {
+  if (isItemError(item)) return { jsonrpc: '2.0', id: item.id, error: toWireError(item.invalid).error };
+  return handleRpcRequest(network, item, ctx);
+}

@@ -1,0 +1,129 @@
+import { Pool } from 'undici';
+import { UpstreamTransportError } from './UpstreamTransportError.js';
+
+/** Settings of one upstream node. */
+export interface UpstreamConfig {
+  /** Label used in health output and logs (never the URL). */
+  readonly name: string;
+  readonly http: string;
+  readonly ws?: string | undefined;
+  /** Per-request timeout (headers and body), milliseconds. */
+  readonly timeoutMs: number;
+  /** Extra headers sent upstream (e.g. an Authorization for a provider). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Keep-alive connections in the pool. */
+  readonly connections?: number | undefined;
+}
+
+/** The JSON-RPC answer of an upstream: a result or an error object. */
+export type UpstreamAnswer = { result: unknown; error?: undefined } | { error: { code: number; message: string; data?: unknown } };
+
+/** Live state of an upstream, for /health and failover. */
+export interface UpstreamHealth {
+  name: string;
+  healthy: boolean;
+  consecutiveFailures: number;
+  lastFailure?: string;
+  lastLatencyMs?: number;
+}
+
+/** One upstream node reached over HTTP (undici pool with keep-alive). */
+export interface HttpUpstream {
+  readonly name: string;
+  readonly wsUrl: string | undefined;
+  /** Sends one JSON-RPC request object and returns its answer; throws UpstreamTransportError. */
+  call(request: { jsonrpc: '2.0'; id: number; method: string; params: unknown }): Promise<UpstreamAnswer>;
+  health(): UpstreamHealth;
+  close(): Promise<void>;
+}
+
+const FAILURES_BEFORE_UNHEALTHY = 3;
+
+/**
+ * Creates an HTTP upstream: a keep-alive pool, a timeout per request, and passive health
+ * (three consecutive transport failures mark it unhealthy until a call succeeds).
+ *
+ * @example
+ * const up = createHttpUpstream({ name: 'anvil', http: 'http://127.0.0.1:8545', timeoutMs: 10_000 });
+ * await up.call({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
+ */
+export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
+  const url = new URL(config.http);
+  const path = `${url.pathname}${url.search}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...config.headers };
+  if (url.username || url.password) {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  }
+  const pool = new Pool(url.origin, {
+    connections: config.connections ?? 128,
+    keepAliveTimeout: 30_000,
+    headersTimeout: config.timeoutMs,
+    bodyTimeout: config.timeoutMs,
+    connectTimeout: Math.min(config.timeoutMs, 5_000),
+  });
+  let consecutiveFailures = 0;
+  let lastFailure: string | undefined;
+  let lastLatencyMs: number | undefined;
+
+  function fail(err: UpstreamTransportError): never {
+    consecutiveFailures += 1;
+    lastFailure = err.message;
+    throw err;
+  }
+
+  return {
+    name: config.name,
+    wsUrl: config.ws,
+    async call(request) {
+      const started = performance.now();
+      let status: number;
+      let text: string;
+      try {
+        const res = await pool.request({ path, method: 'POST', headers, body: JSON.stringify(request) });
+        status = res.statusCode;
+        text = await res.body.text();
+      } catch (err) {
+        return fail(classify(err, config.timeoutMs));
+      }
+      if (status !== 200) {
+        return fail(
+          new UpstreamTransportError('http-status', `upstream answered HTTP ${status}`, status !== 429 && status !== 503, {
+            status,
+          }),
+        );
+      }
+      let answer: unknown;
+      try {
+        answer = JSON.parse(text);
+      } catch (cause) {
+        return fail(new UpstreamTransportError('bad-response', 'upstream answered with a body that is not JSON', true, { cause }));
+      }
+      if (typeof answer !== 'object' || answer === null || !('result' in answer || 'error' in answer)) {
+        return fail(new UpstreamTransportError('bad-response', 'upstream answered without result or error', true));
+      }
+      consecutiveFailures = 0;
+      lastLatencyMs = Math.round((performance.now() - started) * 100) / 100;
+      return answer as UpstreamAnswer;
+    },
+    health() {
+      const h: UpstreamHealth = { name: config.name, healthy: consecutiveFailures < FAILURES_BEFORE_UNHEALTHY, consecutiveFailures };
+      if (lastFailure !== undefined) h.lastFailure = lastFailure;
+      if (lastLatencyMs !== undefined) h.lastLatencyMs = lastLatencyMs;
+      return h;
+    },
+    async close() {
+      await pool.close();
+    },
+  };
+}
+
+function classify(err: unknown, timeoutMs: number): UpstreamTransportError {
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH') {
+    return new UpstreamTransportError('connect', 'could not connect to the upstream', false, { cause: err });
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new UpstreamTransportError('timeout', `upstream did not answer within ${timeoutMs} ms`, true, { cause: err });
+  }
+  return new UpstreamTransportError('socket', 'the connection to the upstream failed', true, { cause: err });
+}
