@@ -1,0 +1,60 @@
+import { CarBlockIterator } from '@ipld/car';
+import type { CID } from 'multiformats/cid';
+import { sha256 } from 'multiformats/hashes/sha2';
+import { equals } from 'multiformats/bytes';
+import { IpfsNodeError } from '../../errors.js';
+import { pinRecursive } from '../../pinning/pinRecursive.js';
+import { toIpfsNodeError } from '../../http/writeError.js';
+import type { CommandContext, CommandResult } from '../types.js';
+
+/**
+ * `dag/import`: stores the blocks of each CAR part as it streams in (checking sha2-256 hashes),
+ * then pins every root (`pin-roots`, default true): `{"Root":{"Cid":{"/":…},"PinErrorMsg":…}}`
+ * per root, and `{"Stats":{"BlockCount","BlockBytesCount"}}` with `stats`.
+ */
+export async function dagImport(ctx: CommandContext): Promise<CommandResult> {
+  const pinRoots = ctx.options.bool('pin-roots');
+  const stats = ctx.options.bool('stats');
+  const values = async function* () {
+    const roots: CID[] = [];
+    let blockCount = 0;
+    let byteCount = 0;
+    const results = await ctx.repo.gcLock.shared(async () => {
+      for await (const file of ctx.files()) {
+        let reader: CarBlockIterator;
+        try {
+          reader = await CarBlockIterator.fromIterable(file.content);
+        } catch (err) {
+          throw new IpfsNodeError('command', `invalid CAR: ${(err as Error).message}`, { cause: err });
+        }
+        roots.push(...(await reader.getRoots()));
+        for await (const block of reader) {
+          if (block.cid.multihash.code === sha256.code) {
+            const digest = await sha256.digest(block.bytes);
+            if (!equals(digest.bytes, block.cid.multihash.bytes)) {
+              throw new IpfsNodeError('command', `CAR block ${block.cid} does not match its hash`);
+            }
+          }
+          await ctx.repo.blocks.put(block.cid, block.bytes, ctx.signal);
+          blockCount++;
+          byteCount += block.bytes.byteLength;
+        }
+      }
+      const out: Array<{ Root: { Cid: { '/': string }; PinErrorMsg: string } }> = [];
+      if (!pinRoots) return out;
+      for (const root of roots) {
+        let message = '';
+        try {
+          await pinRecursive(ctx.repo, root, { signal: ctx.signal });
+        } catch (err) {
+          message = toIpfsNodeError(err).message;
+        }
+        out.push({ Root: { Cid: { '/': root.toString() }, PinErrorMsg: message } });
+      }
+      return out;
+    });
+    yield* results;
+    if (stats) yield { Stats: { BlockCount: blockCount, BlockBytesCount: byteCount } };
+  };
+  return { kind: 'values', values: values() };
+}
