@@ -26,6 +26,18 @@ export interface MethodPolicy {
   readonly wsOnly?: boolean;
   /** Only available on networks configured as dev networks. */
   readonly devOnly?: boolean;
+  /**
+   * Serves the method with a different upstream call when the upstream cannot answer it
+   * as asked (returns undefined to forward it unchanged). Gets the validated params.
+   */
+  readonly reroute?: (params: readonly unknown[]) => Reroute | undefined;
   /** Adjusts the upstream's result (e.g. the pending-block nulls); gets the params the client sent. */
   readonly normalizeResult?: (result: unknown, clientParams: readonly unknown[]) => unknown;
+}
+
+/** A different upstream call that answers a method, and how to turn its result into the answer. */
+export interface Reroute {
+  readonly method: string;
+  readonly params: readonly unknown[];
+  readonly finish: (result: unknown) => unknown;
 }

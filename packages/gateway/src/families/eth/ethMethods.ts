@@ -1,6 +1,7 @@
 import type { MethodPolicy } from '../types.js';
 import { restoreProofKeys } from './eth_getProof.js';
-import { normalizePendingBlock, normalizePendingTransaction, normalizeTransactionByHash } from './normalizePending.js';
+import { eth_getTransactionByBlockNumberAndIndex as pendingTransactionByIndex } from './eth_getTransactionByBlockNumberAndIndex.js';
+import { normalizePendingBlock, normalizeTransactionByHash } from './normalizePending.js';
 import {
   arrayOf,
   p,
@@ -85,7 +86,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    normalizeResult: (r, params) => (isPending(params) ? normalizePendingTransaction(r) : r),
+    reroute: (params) => (isPending(params) ? pendingTransactionByIndex(params[1] as string) : undefined),
   },
   eth_getProof: {
     params: [address, p('storage keys', arrayOf(parseStorageKey, 'storage keys')), blockOrHash],
