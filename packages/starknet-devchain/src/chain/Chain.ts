@@ -1,0 +1,544 @@
+/**
+ * The chain: blocks, the pre-confirmed block, transaction and event indexes, mining and time.
+ * Transaction semantics live in `processTransaction.ts`; persistence in `persistence.ts`.
+ */
+import { nativeClasses } from '../contracts/registry.js';
+import { selector } from '../crypto/hashes.js';
+import { transactionHash } from '../crypto/transactionHash.js';
+import { DevchainError, ErrorCode } from '../errors.js';
+import { toHex, toU256 } from '../felt.js';
+import { blockHash, listCommitment, stateDiffCommitment } from './blockHash.js';
+import { decodeDiff, type EncodedDiff, encodeDiff } from './codec.js';
+import { runEntryPoint } from './execute.js';
+import type { GasPrices } from './gas.js';
+import { genesisDiff, type PredeployedAccount, predeployedAccounts, UDC_ADDRESS } from './genesis.js';
+import {
+  type BlockEnv,
+  ETH_ADDRESS,
+  type ProcessOptions,
+  type ProcessResult,
+  processTransaction,
+  STRK_ADDRESS,
+  tokenBalance,
+} from './processTransaction.js';
+import { emptyDiff, mergeDiff, type StateDiff, type StateReader, StateOverlay, VersionedState } from './state.js';
+import type { Tx } from './transaction.js';
+
+/** Protocol version reported in block headers. */
+export const STARKNET_VERSION = '0.14.2';
+
+/** Chain parameters fixed at genesis. */
+export interface ChainConfig {
+  chainId: bigint;
+  seed: number;
+  accounts: number;
+  initialBalance: bigint;
+  prices: GasPrices;
+  sequencer: bigint;
+  genesisTimestamp: number;
+}
+
+/** A receipt as stored (without finality / block fields). */
+export interface StoredReceipt {
+  type: string;
+  transaction_hash: string;
+  actual_fee: { amount: string; unit: 'FRI' | 'WEI' };
+  execution_status: 'SUCCEEDED' | 'REVERTED';
+  revert_reason?: string;
+  messages_sent: unknown[];
+  events: { from_address: string; keys: string[]; data: string[] }[];
+  execution_resources: { l1_gas: number; l1_data_gas: number; l2_gas: number };
+  contract_address?: string;
+  message_hash?: string;
+}
+
+/** A transaction with its receipt and position. */
+export interface StoredTx {
+  tx: Tx;
+  hash: bigint;
+  receipt: StoredReceipt;
+  blockNumber: number;
+  index: number;
+}
+
+/** An event with its position, as returned by getEvents. */
+export interface EmittedEvent {
+  from_address: string;
+  keys: string[];
+  data: string[];
+  transaction_hash: string;
+  transaction_index: number;
+  event_index: number;
+  block_number: number;
+  block_hash?: string;
+}
+
+/** A mined block. */
+export interface Block {
+  number: number;
+  hash: bigint;
+  parentHash: bigint;
+  timestamp: number;
+  newRoot: bigint;
+  txs: StoredTx[];
+  events: EmittedEvent[];
+  diff: StateDiff;
+  stateDiffLength: number;
+  stateDiffCommitment: bigint;
+  transactionCommitment: bigint;
+  eventCommitment: bigint;
+  receiptCommitment: bigint;
+}
+
+/** The block being built. */
+export interface PendingBlock {
+  number: number;
+  txs: StoredTx[];
+  diff: StateDiff;
+}
+
+/** One persisted record (data directory line, devnet_dump entry). */
+export type ChainRecord =
+  | { kind: 'config'; config: ChainConfig }
+  | {
+      kind: 'block';
+      number: number;
+      hash: bigint;
+      parentHash: bigint;
+      timestamp: number;
+      newRoot: bigint;
+      txs: { tx: Tx; hash: bigint; receipt: StoredReceipt }[];
+      diff: EncodedDiff;
+      commitments: [number, bigint, bigint, bigint, bigint];
+    }
+  | { kind: 'time'; offset: number };
+
+/** A resolved BLOCK_ID. */
+export type ResolvedBlock = { kind: 'block'; block: Block } | { kind: 'pending'; pending: PendingBlock };
+
+/** Parsed BLOCK_ID. */
+export type BlockId = { tag: 'latest' | 'pre_confirmed' | 'l1_accepted' } | { hash: bigint } | { number: number };
+
+/** Listener for new records (persistence). */
+export type RecordSink = (record: ChainRecord) => void;
+
+/** The chain state machine. */
+export class Chain {
+  readonly config: ChainConfig;
+  readonly accounts: PredeployedAccount[];
+  private state = new VersionedState();
+  private blocks: Block[] = [];
+  private byHash = new Map<bigint, Block>();
+  private txIndex = new Map<bigint, StoredTx>();
+  private pending!: PendingBlock;
+  private timeOffset = 0;
+  private sink: RecordSink | undefined;
+
+  constructor(config: ChainConfig, sink?: RecordSink) {
+    this.config = config;
+    this.accounts = predeployedAccounts(config.seed, config.accounts, config.initialBalance);
+    this.sink = sink;
+  }
+
+  /** Create genesis (block 0) and emit its records. */
+  initGenesis(): void {
+    this.emit({ kind: 'config', config: this.config });
+    this.pending = { number: 0, txs: [], diff: emptyDiff() };
+    const diff = genesisDiff(this.accounts);
+    this.state.apply(diff, 0);
+    mergeDiff(this.pending.diff, diff);
+    this.mine(this.config.genesisTimestamp);
+  }
+
+  /** Rebuild from records (config first). */
+  replay(records: readonly ChainRecord[]): void {
+    this.pending = { number: 0, txs: [], diff: emptyDiff() };
+    for (const r of records) {
+      if (r.kind === 'time') this.timeOffset = r.offset;
+      else if (r.kind === 'block') this.applyBlockRecord(r);
+    }
+    this.pending = { number: this.blocks.length, txs: [], diff: emptyDiff() };
+  }
+
+  private emit(r: ChainRecord): void {
+    this.sink?.(r);
+  }
+
+  private applyBlockRecord(r: Extract<ChainRecord, { kind: 'block' }>): void {
+    const diff = decodeDiff(r.diff);
+    this.state.apply(diff, r.number);
+    const txs: StoredTx[] = r.txs.map((t, index) => ({ ...t, blockNumber: r.number, index }));
+    const [stateDiffLength, sdc, tc, ec, rc] = r.commitments;
+    const block: Block = {
+      number: r.number,
+      hash: r.hash,
+      parentHash: r.parentHash,
+      timestamp: r.timestamp,
+      newRoot: r.newRoot,
+      txs,
+      events: [],
+      diff,
+      stateDiffLength,
+      stateDiffCommitment: sdc,
+      transactionCommitment: tc,
+      eventCommitment: ec,
+      receiptCommitment: rc,
+    };
+    block.events = blockEvents(txs, r.number, toHex(r.hash));
+    for (const t of txs) this.txIndex.set(t.hash, t);
+    this.blocks.push(block);
+    this.byHash.set(block.hash, block);
+  }
+
+  /** Number of the latest mined block. */
+  get latestNumber(): number {
+    return this.blocks.length - 1;
+  }
+
+  /** The latest mined block. */
+  get latest(): Block {
+    return this.blocks[this.blocks.length - 1]!;
+  }
+
+  /** The pre-confirmed block. */
+  get pendingBlock(): PendingBlock {
+    return this.pending;
+  }
+
+  /** Mined block by number. */
+  blockByNumber(n: number): Block | undefined {
+    return this.blocks[n];
+  }
+
+  /** All mined blocks (read-only view). */
+  get allBlocks(): readonly Block[] {
+    return this.blocks;
+  }
+
+  /** Current chain time in seconds. */
+  now(): number {
+    return Math.floor(Date.now() / 1000) + this.timeOffset;
+  }
+
+  /** Resolve a BLOCK_ID or throw BLOCK_NOT_FOUND. */
+  resolve(id: BlockId): ResolvedBlock {
+    if ('tag' in id) {
+      if (id.tag === 'latest') return { kind: 'block', block: this.latest };
+      if (id.tag === 'pre_confirmed') return { kind: 'pending', pending: this.pending };
+      throw new DevchainError(ErrorCode.BLOCK_NOT_FOUND, { data: 'no block is accepted on L1 on this dev chain' });
+    }
+    const block = 'hash' in id ? this.byHash.get(id.hash) : this.blocks[id.number];
+    if (!block) throw new DevchainError(ErrorCode.BLOCK_NOT_FOUND);
+    return { kind: 'block', block };
+  }
+
+  /** Block number a BLOCK_ID designates (the pending number for pre_confirmed). */
+  numberOf(id: BlockId): number {
+    const r = this.resolve(id);
+    return r.kind === 'block' ? r.block.number : r.pending.number;
+  }
+
+  /** State as of a block. */
+  stateAt(id: BlockId): StateReader {
+    return this.state.at(this.numberOf(id));
+  }
+
+  /** The environment of the block being built. */
+  pendingEnv(): BlockEnv {
+    return {
+      number: this.pending.number,
+      timestamp: this.now(),
+      sequencer: this.config.sequencer,
+      prices: this.config.prices,
+      chainId: this.config.chainId,
+    };
+  }
+
+  /** Stored transaction by hash. */
+  getTransaction(hash: bigint): StoredTx | undefined {
+    return this.txIndex.get(hash);
+  }
+
+  /** Whether a stored tx is in the pre-confirmed block. */
+  isPending(t: StoredTx): boolean {
+    return t.blockNumber === this.pending.number;
+  }
+
+  /** Hash a transaction on this chain. */
+  hashOf(tx: Tx): bigint {
+    return transactionHash(tx, this.config.chainId);
+  }
+
+  /**
+   * Accept a transaction into the pre-confirmed block (and mine it unless `autoMine` is false).
+   * Throws DevchainError for rejections.
+   */
+  submit(tx: Tx, autoMine: boolean): StoredTx {
+    if (tx.query)
+      throw new DevchainError(ErrorCode.UNSUPPORTED_TX_VERSION, { data: 'query versions cannot be submitted' });
+    const hash = this.hashOf(tx);
+    if (this.txIndex.has(hash)) throw new DevchainError(ErrorCode.DUPLICATE_TX, { data: toHex(hash) });
+    const base = this.state.at(this.pending.number);
+    const result = processTransaction(base, tx, hash, this.pendingEnv(), {
+      skipValidate: false,
+      skipFeeCharge: false,
+      checkFeeBounds: true,
+    });
+    const stored = this.record(tx, result);
+    if (autoMine) this.mine();
+    return stored;
+  }
+
+  private record(tx: Tx, result: ProcessResult): StoredTx {
+    const receipt = toStoredReceipt(tx, result);
+    const stored: StoredTx = {
+      tx,
+      hash: result.hash,
+      receipt,
+      blockNumber: this.pending.number,
+      index: this.pending.txs.length,
+    };
+    this.state.apply(result.overlay.diff, this.pending.number);
+    mergeDiff(this.pending.diff, result.overlay.diff);
+    this.pending.txs.push(stored);
+    this.txIndex.set(result.hash, stored);
+    return stored;
+  }
+
+  /**
+   * Run transactions in sequence over a block's state without committing (estimateFee,
+   * simulateTransactions). Failures throw TRANSACTION_EXECUTION_ERROR with the failing index.
+   */
+  simulate(txs: readonly Tx[], id: BlockId, opts: Omit<ProcessOptions, 'checkFeeBounds'>): ProcessResult[] {
+    const base = new StateOverlay(this.stateAt(id));
+    const env = this.pendingEnv();
+    return txs.map((tx, i) => {
+      try {
+        const r = processTransaction(base, tx, this.hashOf(tx), env, { ...opts, checkFeeBounds: false });
+        if (r.reverted)
+          throw new DevchainError(ErrorCode.TRANSACTION_EXECUTION_ERROR, {
+            data: { transaction_index: i, execution_error: r.revertReason ?? 'reverted' },
+          });
+        r.overlay.commitTo(base);
+        return r;
+      } catch (e) {
+        if (
+          e instanceof DevchainError &&
+          e.code !== ErrorCode.TRANSACTION_EXECUTION_ERROR &&
+          e.code !== ErrorCode.INVALID_PARAMS
+        ) {
+          throw new DevchainError(ErrorCode.TRANSACTION_EXECUTION_ERROR, {
+            data: { transaction_index: i, execution_error: typeof e.data === 'string' ? e.data : e.message },
+            cause: e,
+          });
+        }
+        throw e;
+      }
+    });
+  }
+
+  /** Execute a view call at a block. */
+  call(to: bigint, sel: bigint, calldata: bigint[], id: BlockId): bigint[] {
+    const state = new StateOverlay(this.stateAt(id));
+    const n = this.numberOf(id);
+    return runEntryPoint(
+      {
+        state,
+        tx: { hash: 0n, version: 0n, account: 0n, nonce: 0n, signature: [], chainId: this.config.chainId },
+        blockNumber: n,
+        blockTimestamp: this.now(),
+        events: [],
+      },
+      to,
+      sel,
+      calldata,
+      0n,
+    );
+  }
+
+  /** Mint fee tokens through an L1_HANDLER transaction on the token (as a bridge deposit would). */
+  mint(address: bigint, amount: bigint, unit: 'FRI' | 'WEI'): { txHash: bigint; newBalance: bigint } {
+    const token = unit === 'FRI' ? STRK_ADDRESS : ETH_ADDRESS;
+    const [low, high] = toU256(amount);
+    const nonce = BigInt(this.txIndex.size);
+    const tx: Tx = {
+      type: 'L1_HANDLER',
+      version: 0n,
+      baseVersion: 0,
+      query: false,
+      sender: token,
+      nonce,
+      signature: [],
+      calldata: [0n, address, low, high],
+      tip: 0n,
+      paymasterData: [],
+      accountDeploymentData: [],
+      nonceDA: 'L1',
+      feeDA: 'L1',
+      entryPointSelector: selector('handle_deposit'),
+    };
+    const hash = this.hashOf(tx);
+    const overlay = new StateOverlay(this.state.at(this.pending.number));
+    const env = this.pendingEnv();
+    const events: ProcessResult['events'] = [];
+    runEntryPoint(
+      {
+        state: overlay,
+        tx: { hash, version: 0n, account: 0n, nonce, signature: [], chainId: this.config.chainId },
+        blockNumber: env.number,
+        blockTimestamp: env.timestamp,
+        events,
+      },
+      token,
+      tx.entryPointSelector!,
+      tx.calldata,
+      0n,
+      'L1_HANDLER',
+    );
+    this.record(tx, {
+      hash,
+      overlay,
+      events,
+      gas: { l1_gas: 0, l1_data_gas: 0, l2_gas: 0 },
+      fee: 0n,
+      unit: 'WEI',
+      reverted: false,
+    });
+    this.mine();
+    return { txHash: hash, newBalance: tokenBalance(this.state.at(this.latestNumber), token, address) };
+  }
+
+  /** Close the pre-confirmed block into a new block; returns it. */
+  mine(timestamp?: number): Block {
+    const p = this.pending;
+    const parent = this.blocks[this.blocks.length - 1];
+    const parentHash = parent?.hash ?? 0n;
+    const ts = timestamp ?? Math.max(this.now(), parent?.timestamp ?? 0);
+    const sd = stateDiffCommitment(p.diff);
+    const newRoot = listCommitment([[parent?.newRoot ?? 0n, sd.commitment]]);
+    const txCommit = listCommitment(p.txs.map((t) => [t.hash, ...t.tx.signature]));
+    const allEvents = p.txs.flatMap((t) =>
+      t.receipt.events.map((e) => [BigInt(e.from_address), t.hash, ...e.keys.map(BigInt), ...e.data.map(BigInt)]),
+    );
+    const eventCommit = listCommitment(allEvents);
+    const receiptCommit = listCommitment(
+      p.txs.map((t) => [
+        t.hash,
+        BigInt(t.receipt.actual_fee.amount),
+        t.receipt.execution_status === 'SUCCEEDED' ? 0n : 1n,
+      ]),
+    );
+    const pr = this.config.prices;
+    const hash = blockHash({
+      number: p.number,
+      newRoot,
+      sequencer: this.config.sequencer,
+      timestamp: ts,
+      transactionCount: p.txs.length,
+      eventCount: allEvents.length,
+      stateDiffLength: sd.length,
+      stateDiffCommitment: sd.commitment,
+      transactionCommitment: txCommit,
+      eventCommitment: eventCommit,
+      receiptCommitment: receiptCommit,
+      gasPrices: [pr.wei.l1, pr.fri.l1, pr.wei.l1Data, pr.fri.l1Data, pr.wei.l2, pr.fri.l2],
+      starknetVersion: STARKNET_VERSION,
+      parentHash,
+    });
+    const record: Extract<ChainRecord, { kind: 'block' }> = {
+      kind: 'block',
+      number: p.number,
+      hash,
+      parentHash,
+      timestamp: ts,
+      newRoot,
+      txs: p.txs.map((t) => ({ tx: t.tx, hash: t.hash, receipt: t.receipt })),
+      diff: encodeDiff(p.diff),
+      commitments: [sd.length, sd.commitment, txCommit, eventCommit, receiptCommit],
+    };
+    const block: Block = {
+      number: p.number,
+      hash,
+      parentHash,
+      timestamp: ts,
+      newRoot,
+      txs: p.txs,
+      events: blockEvents(p.txs, p.number, toHex(hash)),
+      diff: p.diff,
+      stateDiffLength: sd.length,
+      stateDiffCommitment: sd.commitment,
+      transactionCommitment: txCommit,
+      eventCommitment: eventCommit,
+      receiptCommitment: receiptCommit,
+    };
+    this.blocks.push(block);
+    this.byHash.set(hash, block);
+    this.pending = { number: p.number + 1, txs: [], diff: emptyDiff() };
+    this.emit(record);
+    return block;
+  }
+
+  /** Events of the pre-confirmed block. */
+  pendingEvents(): EmittedEvent[] {
+    return blockEvents(this.pending.txs, this.pending.number, undefined);
+  }
+
+  /** Set the chain time (seconds); optionally mine a block at that time. */
+  setTime(time: number, generateBlock: boolean): Block | undefined {
+    this.timeOffset = time - Math.floor(Date.now() / 1000);
+    this.emit({ kind: 'time', offset: this.timeOffset });
+    return generateBlock ? this.mine(time) : undefined;
+  }
+
+  /** Move the chain time forward and mine a block. */
+  increaseTime(seconds: number): Block {
+    this.timeOffset += seconds;
+    this.emit({ kind: 'time', offset: this.timeOffset });
+    return this.mine();
+  }
+
+  /** Fee-token balance of an address at the latest block. */
+  balanceOf(address: bigint, unit: 'FRI' | 'WEI', id: BlockId = { tag: 'latest' }): bigint {
+    return tokenBalance(this.stateAt(id), unit === 'FRI' ? STRK_ADDRESS : ETH_ADDRESS, address);
+  }
+}
+
+function blockEvents(txs: readonly StoredTx[], blockNumber: number, hash: string | undefined): EmittedEvent[] {
+  const out: EmittedEvent[] = [];
+  for (const t of txs) {
+    const txHash = toHex(t.hash);
+    t.receipt.events.forEach((e, i) => {
+      const ev: EmittedEvent = {
+        from_address: e.from_address,
+        keys: e.keys,
+        data: e.data,
+        transaction_hash: txHash,
+        transaction_index: t.index,
+        event_index: i,
+        block_number: blockNumber,
+      };
+      if (hash !== undefined) ev.block_hash = hash;
+      out.push(ev);
+    });
+  }
+  return out;
+}
+
+function toStoredReceipt(tx: Tx, r: ProcessResult): StoredReceipt {
+  const receipt: StoredReceipt = {
+    type: tx.type,
+    transaction_hash: toHex(r.hash),
+    actual_fee: { amount: toHex(r.fee), unit: r.unit },
+    execution_status: r.reverted ? 'REVERTED' : 'SUCCEEDED',
+    messages_sent: [],
+    events: r.events.map((e) => ({ from_address: toHex(e.from), keys: e.keys.map(toHex), data: e.data.map(toHex) })),
+    execution_resources: { ...r.gas },
+  };
+  if (r.revertReason !== undefined) receipt.revert_reason = r.revertReason;
+  if (tx.type === 'DEPLOY_ACCOUNT') receipt.contract_address = toHex(tx.sender);
+  if (tx.type === 'L1_HANDLER') receipt.message_hash = toHex(listCommitment([[tx.sender, tx.nonce, ...tx.calldata]]));
+  return receipt;
+}
+
+/** Addresses of the predeployed contracts. */
+export const PREDEPLOYED = { STRK_ADDRESS, ETH_ADDRESS, UDC_ADDRESS, classes: nativeClasses } as const;

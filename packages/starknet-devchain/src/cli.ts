@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N]
+ *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS]
+ */
+import { writeFileSync } from 'node:fs';
+import { startDevchain, type DevchainOptions } from './startDevchain.js';
+
+function usage(message?: string): never {
+  if (message) process.stderr.write(`starknet-devchain: ${message}\n`);
+  process.stderr.write(
+    'usage: starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N] [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS]\n',
+  );
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): { options: DevchainOptions; readyFile?: string } {
+  const options: DevchainOptions = { host: '127.0.0.1', port: 5050 };
+  let readyFile: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) usage(`${flag} needs a value`);
+      return v;
+    };
+    const int = (): number => {
+      const v = Number(value());
+      if (!Number.isSafeInteger(v) || v < 0) usage(`${flag} needs a non-negative integer`);
+      return v;
+    };
+    switch (flag) {
+      case '--listen': {
+        const v = value();
+        const idx = v.lastIndexOf(':');
+        if (idx <= 0) usage('--listen expects HOST:PORT');
+        options.host = v.slice(0, idx).replace(/^\[|\]$/g, '');
+        options.port = Number(v.slice(idx + 1));
+        if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) usage('invalid port');
+        break;
+      }
+      case '--data-dir':
+        options.dataDir = value();
+        break;
+      case '--ready-file':
+        readyFile = value();
+        break;
+      case '--seed':
+        options.seed = int();
+        break;
+      case '--accounts':
+        options.accounts = int();
+        break;
+      case '--chain-id':
+        options.chainId = value();
+        break;
+      case '--block-interval':
+        options.blockIntervalMs = int();
+        break;
+      case '--help':
+      case '-h':
+        usage();
+        break;
+      default:
+        usage(`unknown argument ${arg}`);
+    }
+  }
+  return readyFile === undefined ? { options } : { options, readyFile };
+}
+
+const { options, readyFile } = parseArgs(process.argv.slice(2));
+const dc = await startDevchain(options);
+process.stdout.write(`starknet-devchain listening on ${dc.rpcUrl} (chain id ${dc.chainId})\n`);
+if (readyFile) writeFileSync(readyFile, JSON.stringify({ rpc: dc.rpcUrl, chainId: dc.chainId }));
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  dc.close().then(
+    () => process.exit(0),
+    (e) => {
+      process.stderr.write(`starknet-devchain: error while stopping on ${signal}: ${String(e)}\n`);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

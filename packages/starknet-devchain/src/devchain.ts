@@ -1,0 +1,112 @@
+/** A running dev chain: the chain, its data directory, mining mode and devnet operations. */
+import { Chain, type ChainConfig, type ChainRecord } from './chain/Chain.js';
+import { DataDir, readRecords, writeRecords } from './chain/persistence.js';
+import type { Tx } from './chain/transaction.js';
+import { DevchainError, ErrorCode } from './errors.js';
+
+/** Options of a dev chain instance (see `startDevchain`). */
+export interface DevchainNodeOptions {
+  config: ChainConfig;
+  dataDir?: string | undefined;
+  /** Mine on this interval instead of one block per transaction. */
+  blockIntervalMs?: number | undefined;
+}
+
+/** Owns the chain and everything around it that the RPC methods need. */
+export class DevchainNode {
+  chain: Chain;
+  private records: ChainRecord[] = [];
+  private readonly dataDir: DataDir | undefined;
+  private readonly autoMine: boolean;
+  private timer: NodeJS.Timeout | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: DevchainNodeOptions) {
+    this.dataDir = options.dataDir ? new DataDir(options.dataDir) : undefined;
+    this.autoMine = !options.blockIntervalMs;
+    const stored = this.dataDir?.load();
+    if (stored) {
+      const first = stored[0] as Extract<ChainRecord, { kind: 'config' }>;
+      this.chain = this.newChain(first.config);
+      this.records = [...stored];
+      this.chain.replay(stored);
+    } else {
+      this.chain = this.newChain(options.config);
+      this.chain.initGenesis();
+      this.flush();
+    }
+    if (options.blockIntervalMs) {
+      this.timer = setInterval(() => {
+        if (this.chain.pendingBlock.txs.length > 0) this.chain.mine();
+      }, options.blockIntervalMs);
+      this.timer.unref();
+    }
+    this.flushTimer = setInterval(() => this.flush(), 200);
+    this.flushTimer.unref();
+  }
+
+  private newChain(config: ChainConfig): Chain {
+    return new Chain(config, (r) => {
+      this.records.push(r);
+      this.dataDir?.append(r);
+    });
+  }
+
+  /** Submit a transaction (mines it immediately in the default mode). */
+  submit(tx: Tx) {
+    return this.chain.submit(tx, this.autoMine);
+  }
+
+  /** Write pending records to the data directory. */
+  flush(): void {
+    this.dataDir?.flush();
+  }
+
+  /** All records of the chain (devnet_dump). */
+  dump(path?: string): ChainRecord[] {
+    if (path) writeRecords(path, this.records);
+    return this.records;
+  }
+
+  /** Replace the chain by a dump file (devnet_load). */
+  load(path: string): void {
+    let records: ChainRecord[];
+    try {
+      records = readRecords(path);
+    } catch (e) {
+      if (e instanceof DevchainError) throw e;
+      throw new DevchainError(ErrorCode.INVALID_PARAMS, { data: `cannot read dump ${path}` });
+    }
+    this.reset(records);
+  }
+
+  /** Back to genesis (devnet_restart). */
+  restart(): void {
+    this.records = [];
+    const chain = this.newChain(this.chain.config);
+    this.chain = chain;
+    this.dataDir?.rewrite([]);
+    chain.initGenesis();
+    this.dataDir?.rewrite(this.records);
+  }
+
+  private reset(records: ChainRecord[]): void {
+    const first = records[0] as Extract<ChainRecord, { kind: 'config' }>;
+    const chain = new Chain(first.config, (r) => {
+      this.records.push(r);
+      this.dataDir?.append(r);
+    });
+    chain.replay(records);
+    this.records = [...records];
+    this.chain = chain;
+    this.dataDir?.rewrite(this.records);
+  }
+
+  /** Stop timers, mine pending transactions and flush state. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.chain.pendingBlock.txs.length > 0) this.chain.mine();
+    this.flush();
+  }
+}

@@ -1,0 +1,52 @@
+/** The HTTP edge: POST `/`, `/rpc` and `/rpc/v0_10` carry JSON-RPC; GET `/is_alive` answers liveness. */
+import { createServer, type Server } from 'node:http';
+import { ErrorCode } from '../errors.js';
+import { handleJsonRpc } from './handleJsonRpc.js';
+import type { MethodContext } from './types.js';
+
+const RPC_PATHS = new Set(['/', '/rpc', '/rpc/', '/rpc/v0_10', '/rpc/v0_10/']);
+const MAX_BODY = 50 * 1024 * 1024;
+
+/** Create (not start) the HTTP server serving JSON-RPC for `ctx`. */
+export function createRpcServer(ctx: MethodContext): Server {
+  return createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.method === 'GET' && path === '/is_alive') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('Alive!!!');
+      return;
+    }
+    if (req.method !== 'POST' || !RPC_PATHS.has(path)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        res.writeHead(413).end();
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (res.headersSent) return;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        send(res, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.PARSE_ERROR, message: 'Parse error' } });
+        return;
+      }
+      const out = handleJsonRpc(ctx, payload);
+      if (out === undefined) res.writeHead(204).end();
+      else send(res, out);
+    });
+  });
+}
+
+function send(res: import('node:http').ServerResponse, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}

@@ -1,0 +1,38 @@
+import type { StateDiff } from '../../chain/state.js';
+import { toHex } from '../../felt.js';
+import { parseBlockId } from '../blockId.js';
+import { type MethodContext, type Params, required } from '../types.js';
+
+function renderDiff(d: StateDiff) {
+  return {
+    storage_diffs: [...d.storage].map(([address, slots]) => ({
+      address: toHex(address),
+      storage_entries: [...slots].map(([key, value]) => ({ key: toHex(key), value: toHex(value) })),
+    })),
+    deprecated_declared_classes: [],
+    declared_classes: [...d.declared].map(([h, c]) => ({
+      class_hash: toHex(h),
+      compiled_class_hash: toHex(c.compiledClassHash),
+    })),
+    deployed_contracts: [...d.deployed].map(([address, c]) => ({ address: toHex(address), class_hash: toHex(c) })),
+    replaced_classes: [...d.replaced].map(([address, c]) => ({
+      contract_address: toHex(address),
+      class_hash: toHex(c),
+    })),
+    nonces: [...d.nonces].map(([address, n]) => ({ contract_address: toHex(address), nonce: toHex(n) })),
+  };
+}
+
+/** starknet_getStateUpdate: the state diff of a block with old and new roots. */
+export function starknet_getStateUpdate(ctx: MethodContext, p: Params): Record<string, unknown> {
+  const chain = ctx.node.chain;
+  const r = chain.resolve(parseBlockId(required(p, 'block_id')));
+  if (r.kind === 'pending') return { old_root: toHex(chain.latest.newRoot), state_diff: renderDiff(r.pending.diff) };
+  const parent = chain.blockByNumber(r.block.number - 1);
+  return {
+    block_hash: toHex(r.block.hash),
+    new_root: toHex(r.block.newRoot),
+    old_root: toHex(parent?.newRoot ?? 0n),
+    state_diff: renderDiff(r.block.diff),
+  };
+}
