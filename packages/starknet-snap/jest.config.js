@@ -1,0 +1,32 @@
+// Two projects: `unit` (plain Node: state transitions, key derivation, fee arithmetic) and `e2e`
+// (@metamask/snaps-jest against a real backend). The e2e global setup starts the backend (dev chain or
+// nodegate, see test/e2e/backend.ts), then builds the snap into dist/e2e with the backend's URL baked in;
+// snaps-jest serves that folder.
+const { join } = require('node:path');
+
+const transform = {
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: join(__dirname, 'tsconfig.test.json') }],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      preset: '@metamask/snaps-jest',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      transform,
+      globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+      globalTeardown: '<rootDir>/test/e2e/global-teardown.ts',
+      testEnvironmentOptions: { server: { root: join(__dirname, 'dist', 'e2e') } },
+    },
+  ],
+  maxWorkers: 1,
+  testTimeout: 180000,
+};

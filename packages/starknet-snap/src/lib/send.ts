@@ -1,0 +1,67 @@
+import type { Call } from 'starknet';
+import type { NetworkConfig } from '../config';
+import { updateState, getState } from '../state/store';
+import { addTransaction, nextNonce } from '../state/transitions';
+import { type WalletAccount, signerAccount } from './accounts';
+import { chainCall, providerFor } from './chain';
+import type { StarkKeyPair } from './keys';
+import { KeyedMutex } from './mutex';
+import { resourceBoundsFor } from './fees';
+import { nowSeconds } from './format';
+import type { EstimateFeeResponseOverhead } from 'starknet';
+
+// Sends from one account are serialised from nonce choice to stored record, so back-to-back sends get distinct nonces.
+const senderLocks = new KeyedMutex();
+
+/** The add_transaction shape. */
+export interface AddTransactionResult {
+  code: 'TRANSACTION_RECEIVED';
+  transaction_hash: string;
+}
+
+/**
+ * Signs and sends an invoke from a wallet account and stores its record. The nonce is the larger of the node's
+ * pre-confirmed nonce and one past the account's newest stored in-flight transaction.
+ *
+ * @param net - The network.
+ * @param acc - The sender with its keys.
+ * @param call - The call.
+ * @param funcName - The function name to record.
+ * @param estimate - The fee estimate the user confirmed.
+ * @param maxFee - The caller's cap on the total fee.
+ * @returns The add_transaction shape.
+ */
+export async function sendInvoke(
+  net: NetworkConfig,
+  acc: WalletAccount & { keys: StarkKeyPair },
+  call: Call & { calldata: string[] },
+  funcName: string,
+  estimate: EstimateFeeResponseOverhead,
+  maxFee: bigint | undefined,
+): Promise<AddTransactionResult> {
+  const resourceBounds = resourceBoundsFor(estimate, maxFee);
+  return senderLocks.run(`${net.chainId}:${acc.address}`, async () => {
+    const chainNonce = await chainCall(net, `read the nonce of ${acc.address}`, () =>
+      providerFor(net).getNonceForAddress(acc.address, 'pre_confirmed'),
+    );
+    const nonce = nextNonce(await getState(), net.chainId, acc.address, BigInt(chainNonce), nowSeconds());
+    const sent = await chainCall(net, `send ${funcName} to ${call.contractAddress}`, () =>
+      signerAccount(net, acc).execute(call, { nonce, resourceBounds, tip: 0 }),
+    );
+    await updateState((s) =>
+      addTransaction(s, {
+        chainId: net.chainId,
+        txnHash: sent.transaction_hash,
+        txnType: 'INVOKE',
+        senderAddress: acc.address,
+        contractAddress: call.contractAddress,
+        contractFuncName: funcName,
+        contractCallData: call.calldata,
+        nonce: `0x${nonce.toString(16)}`,
+        status: 'RECEIVED',
+        timestamp: nowSeconds(),
+      }),
+    );
+    return { code: 'TRANSACTION_RECEIVED', transaction_hash: sent.transaction_hash };
+  });
+}

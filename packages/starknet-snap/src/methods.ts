@@ -1,0 +1,63 @@
+import type { Json } from '@metamask/snaps-sdk';
+import type { NetworkConfig } from './config';
+import type { Params } from './lib/params';
+import { stk_createAccount } from './rpcs/stk_createAccount';
+import { stk_displayPrivateKey } from './rpcs/stk_displayPrivateKey';
+import { stk_estimateAccountDeployFee } from './rpcs/stk_estimateAccountDeployFee';
+import { stk_estimateFee } from './rpcs/stk_estimateFee';
+import { stk_extractPublicKey } from './rpcs/stk_extractPublicKey';
+import { stk_getErc20TokenBalance } from './rpcs/stk_getErc20TokenBalance';
+import { stk_getStoredUserAccounts } from './rpcs/stk_getStoredUserAccounts';
+import { stk_getTransactionStatus } from './rpcs/stk_getTransactionStatus';
+import { stk_getTransactions } from './rpcs/stk_getTransactions';
+import { stk_getValue } from './rpcs/stk_getValue';
+import { stk_recoverAccounts } from './rpcs/stk_recoverAccounts';
+import { stk_sendTransaction } from './rpcs/stk_sendTransaction';
+import { stk_signMessage } from './rpcs/stk_signMessage';
+import { stk_upgradeAccContract } from './rpcs/stk_upgradeAccContract';
+import { stk_verifyMessage } from './rpcs/stk_verifyMessage';
+
+/** How a wallet method behaves. */
+export interface MethodSpec {
+  /** The implementation: validated params in, JSON out. */
+  readonly handler: (params: Params, net: NetworkConfig) => Promise<unknown>;
+  /** Whether the call talks to the node (then the node's chain id is checked first). */
+  readonly usesChain: boolean | ((params: Params) => boolean);
+  /** Whether the method shows a consent dialog before acting. */
+  readonly needsConsent: boolean;
+}
+
+/** The wallet methods, by name. */
+export const METHODS = {
+  stk_createAccount: { handler: stk_createAccount, usesChain: (p: Params) => p.deploy === true, needsConsent: true },
+  stk_displayPrivateKey: { handler: stk_displayPrivateKey, usesChain: false, needsConsent: true },
+  stk_estimateAccountDeployFee: { handler: stk_estimateAccountDeployFee, usesChain: true, needsConsent: false },
+  stk_estimateFee: { handler: stk_estimateFee, usesChain: true, needsConsent: false },
+  stk_extractPublicKey: { handler: stk_extractPublicKey, usesChain: true, needsConsent: false },
+  stk_getErc20TokenBalance: { handler: stk_getErc20TokenBalance, usesChain: true, needsConsent: false },
+  stk_getStoredUserAccounts: { handler: stk_getStoredUserAccounts, usesChain: true, needsConsent: false },
+  stk_getTransactions: { handler: stk_getTransactions, usesChain: true, needsConsent: false },
+  stk_getTransactionStatus: { handler: stk_getTransactionStatus, usesChain: true, needsConsent: false },
+  stk_getValue: { handler: stk_getValue, usesChain: true, needsConsent: false },
+  stk_recoverAccounts: { handler: stk_recoverAccounts, usesChain: true, needsConsent: false },
+  stk_sendTransaction: { handler: stk_sendTransaction, usesChain: true, needsConsent: true },
+  stk_signMessage: { handler: stk_signMessage, usesChain: false, needsConsent: true },
+  stk_upgradeAccContract: { handler: stk_upgradeAccContract, usesChain: true, needsConsent: true },
+  stk_verifyMessage: { handler: stk_verifyMessage, usesChain: false, needsConsent: false },
+} as const satisfies Record<string, MethodSpec>;
+
+/** A wallet method name. */
+export type MethodName = keyof typeof METHODS;
+
+/**
+ * Whether `name` is one of the wallet methods.
+ *
+ * @param name - The requested method.
+ * @returns True for a known method.
+ */
+export function isMethodName(name: string): name is MethodName {
+  return Object.hasOwn(METHODS, name);
+}
+
+/** JSON result of a method (re-exported for callers typing results). */
+export type MethodResult = Json;
