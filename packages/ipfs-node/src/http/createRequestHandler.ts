@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { commandTable } from '../commands/table.js';
 import type { CommandContext, CommandSpec, NodeFacts } from '../commands/types.js';
@@ -59,6 +60,8 @@ async function handle(deps: RequestHandlerDeps, req: IncomingMessage, res: Serve
   }
   const { spec, pathArg } = found;
   const controller = new AbortController();
+  // parallel block reads and writes each listen to the request's signal
+  setMaxListeners(256, controller.signal);
   res.on('close', () => {
     if (!res.writableFinished) controller.abort(new DOMException('client went away', 'AbortError'));
   });

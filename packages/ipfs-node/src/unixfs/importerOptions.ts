@@ -29,7 +29,7 @@ export function importerOptions(options: CommandOptions): ImporterOptions {
     wrapWithDirectory: options.bool('wrap-with-directory'),
     // one file at a time: multipart parts arrive in order and are read as they stream in
     fileImportConcurrency: 1,
-    blockWriteConcurrency: 16,
+    blockWriteConcurrency: 50,
   };
 }
 

@@ -1,0 +1,199 @@
+// `npm run bench -- ipfs [--size MiB] [--runs N] [--gateway URL --auth key:secret]`
+//
+// add and cat of one large file (100 MiB by default), same run, same kind of blockstore:
+//   bare     ipfs-unixfs-importer / ipfs-unixfs-exporter straight on a blockstore-fs store
+//   node     the embedded node's Kubo RPC API over HTTP (its own process, as the gateway runs it;
+//            raw node:http client, streamed)
+//   gateway  (with --gateway) the same HTTP calls through nodegate's /api/v0 with basic auth
+// Every measurement imports fresh pseudo-random content (no deduplication between columns).
+// Prints MiB/s (median of the runs) and each column's ratio to the bare baseline.
+import { createCipheriv, createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FsBlockstore } from 'blockstore-fs';
+import { exporter } from 'ipfs-unixfs-exporter';
+import { importer } from 'ipfs-unixfs-importer';
+import { fixedSize } from 'ipfs-unixfs-importer/chunker';
+import { balanced } from 'ipfs-unixfs-importer/layout';
+import type { CID } from 'multiformats/cid';
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100' },
+    runs: { type: 'string', default: '3' },
+    gateway: { type: 'string' },
+    auth: { type: 'string' },
+  },
+});
+const MiB = 1024 * 1024;
+const size = Number(values.size) * MiB;
+const runs = Number(values.runs);
+
+/** Deterministic pseudo-random content, 1 MiB at a time (AES-256-CTR keystream). */
+function* content(seed: string): Generator<Uint8Array> {
+  const cipher = createCipheriv('aes-256-ctr', createHash('sha256').update(seed).digest(), Buffer.alloc(16));
+  const zeros = new Uint8Array(MiB);
+  for (let left = size; left > 0; left -= MiB) yield cipher.update(zeros.subarray(0, Math.min(MiB, left)));
+}
+
+/** Kubo's default import settings (the node uses the same). */
+const kuboDefaults = {
+  cidVersion: 0 as const,
+  rawLeaves: false,
+  reduceSingleLeafToSelf: true,
+  chunker: fixedSize({ chunkSize: 262144 }),
+  layout: balanced({ maxChildrenPerNode: 174 }),
+};
+
+interface Target {
+  add(seed: string): Promise<string>;
+  cat(cid: string): Promise<number>;
+}
+
+function bare(store: FsBlockstore): Target {
+  return {
+    async add(seed) {
+      let root: CID | undefined;
+      for await (const entry of importer([{ content: content(seed) }], store, kuboDefaults)) root = entry.cid;
+      return root!.toString();
+    },
+    async cat(cid) {
+      const entry = await exporter(cid, store);
+      if (entry.type !== 'file') throw new Error('not a file');
+      let n = 0;
+      for await (const chunk of entry.content()) n += chunk.byteLength;
+      return n;
+    },
+  };
+}
+
+function http(base: string, headers: Record<string, string>): Target {
+  const call = (path: string, extra: Record<string, string>, body?: (req: ReturnType<typeof request>) => void) =>
+    new Promise<{ status: number; text: string; bytes: number }>((resolve, reject) => {
+      const req = request(`${base}/api/v0/${path}`, { method: 'POST', headers: { ...headers, ...extra } }, (res) => {
+        let text = '';
+        let bytes = 0;
+        const keepText = !(res.headers['x-stream-output'] === '1' && res.statusCode === 200);
+        res.on('data', (c: Buffer) => {
+          bytes += c.byteLength;
+          if (keepText) text += c.toString();
+        });
+        res.on('end', () => {
+          const err = res.trailers['x-stream-error'];
+          if (err) reject(new Error(`stream error: ${err}`));
+          else resolve({ status: res.statusCode ?? 0, text, bytes });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      if (body) body(req);
+      else req.end();
+    });
+  return {
+    async add(seed) {
+      const boundary = 'nodegate-bench';
+      const res = await call(
+        'add?pin=false',
+        { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+        (req) => {
+          req.write(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+          );
+          const chunks = content(seed);
+          const pump = () => {
+            for (let next = chunks.next(); !next.done; next = chunks.next()) {
+              if (!req.write(next.value)) {
+                req.once('drain', pump);
+                return;
+              }
+            }
+            req.end(`\r\n--${boundary}--\r\n`);
+          };
+          pump();
+        },
+      );
+      if (res.status !== 200) throw new Error(`add: ${res.status} ${res.text}`);
+      const last = JSON.parse(res.text.trim().split('\n').at(-1)!) as { Hash: string };
+      return last.Hash;
+    },
+    async cat(cid) {
+      const res = await call(`cat?arg=${cid}`, {});
+      if (res.status !== 200) throw new Error(`cat: ${res.status} ${res.text}`);
+      return res.bytes;
+    },
+  };
+}
+
+async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - start, value };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function measure(name: string, target: Target): Promise<{ add: number; cat: number }> {
+  const adds: number[] = [];
+  const cats: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const added = await time(() => target.add(`${name}-${i}-${Date.now()}`));
+    const read = await time(() => target.cat(added.value));
+    if (read.value !== size) throw new Error(`${name}: cat returned ${read.value} bytes, expected ${size}`);
+    adds.push(size / MiB / (added.ms / 1000));
+    cats.push(size / MiB / (read.ms / 1000));
+  }
+  return { add: median(adds), cat: median(cats) };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'nodegate-bench-ipfs-'));
+const cli = join(dirname(createRequire(import.meta.url).resolve('@nodegate/ipfs-node')), 'cli.js');
+const ready = join(dir, 'ready.json');
+const child = spawn(
+  process.execPath,
+  [cli, '--listen', '127.0.0.1:0', '--repo', join(dir, 'repo'), '--ready-file', ready],
+  {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
+while (!(await stat(ready).catch(() => undefined))) {
+  if (child.exitCode !== null) throw new Error(`ipfs-node exited with ${child.exitCode}`);
+  await new Promise((r) => setTimeout(r, 50));
+}
+const node = { apiUrl: (JSON.parse(await readFile(ready, 'utf8')) as { api: string }).api };
+try {
+  // the bare baseline writes to the node's own blockstore directory (blockstore-fs, same layout)
+  const store = new FsBlockstore(join(dir, 'repo', 'blocks'));
+  await store.open();
+  const columns: Array<[string, Target]> = [
+    ['bare importer/exporter', bare(store)],
+    ['embedded node (HTTP)', http(node.apiUrl, {})],
+  ];
+  if (values.gateway !== undefined) {
+    const headers: Record<string, string> = {};
+    if (values.auth !== undefined) headers.authorization = `Basic ${Buffer.from(values.auth).toString('base64')}`;
+    columns.push(['through the gateway', http(values.gateway.replace(/\/$/, ''), headers)]);
+  }
+  const results: Array<[string, { add: number; cat: number }]> = [];
+  for (const [name, target] of columns) results.push([name, await measure(name, target)]);
+  const base = results[0]![1];
+  console.log(`IPFS add/cat of ${size / MiB} MiB, median of ${runs} runs (MiB/s, ratio to bare)`);
+  console.log(
+    `${'column'.padEnd(26)}${'add MiB/s'.padStart(12)}${'ratio'.padStart(8)}${'cat MiB/s'.padStart(12)}${'ratio'.padStart(8)}`,
+  );
+  for (const [name, r] of results) {
+    console.log(
+      `${name.padEnd(26)}${r.add.toFixed(1).padStart(12)}${(r.add / base.add).toFixed(2).padStart(8)}${r.cat.toFixed(1).padStart(12)}${(r.cat / base.cat).toFixed(2).padStart(8)}`,
+    );
+  }
+} finally {
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  await rm(dir, { recursive: true, force: true });
+}
