@@ -63,7 +63,9 @@ export async function startGateway(
     cleanups.push(unlock);
     const store = await openKeyStore(config, dataDir);
     cleanups.push(() => store.close());
-    progress(`key store: ${config.database.kind === 'embedded' ? `embedded database in ${join(dataDir, 'db')}` : 'PostgreSQL'}`);
+    progress(
+      `key store: ${config.database.kind === 'embedded' ? `embedded database in ${join(dataDir, 'db')}` : 'PostgreSQL'}`,
+    );
     const keys = createKeyAuthenticator(store);
 
     const backends = await startEmbeddedBackends(config, progress);
@@ -109,7 +111,13 @@ function buildNetwork(n: NetworkSettings, backends: Map<string, { http: string; 
     const embedded = u.embedded ? backends.get(u.embedded) : undefined;
     const http = embedded?.http ?? u.http;
     if (!http) throw new Error(`network ${n.name}: upstream ${u.name} has no URL`);
-    return createHttpUpstream({ name: u.name, http, ws: embedded?.ws ?? u.ws, timeoutMs: u.timeoutMs, headers: u.headers });
+    return createHttpUpstream({
+      name: u.name,
+      http,
+      ws: embedded?.ws ?? u.ws,
+      timeoutMs: u.timeoutMs,
+      headers: u.headers,
+    });
   });
   return createNetwork(n, family, upstreams);
 }

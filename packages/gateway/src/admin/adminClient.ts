@@ -4,7 +4,12 @@ import { request } from 'node:http';
  * Calls the running gateway's admin socket. Resolves undefined when no gateway listens
  * there (the CLI then opens the database itself).
  */
-export function adminRequest(socketPath: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+export function adminRequest(
+  socketPath: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = request({ socketPath, method, path, headers: { 'content-type': 'application/json' } }, (res) => {
       let text = '';

@@ -34,7 +34,9 @@ export async function startAdminSocket(path: string, commands: KeyCommands): Pro
           }
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
         } catch (err) {
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (err as Error).message }));
+          res
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: (err as Error).message }));
         }
       })();
     });

@@ -58,7 +58,12 @@ async function main(argv: string[]): Promise<number> {
         err('usage: nodegate keys create|list|revoke');
         return 2;
       }
-      return runKeys(sub, rest, { config: values.config, dataDir: values['data-dir'], plan: values.plan, name: values.name, json: values.json }, out);
+      return runKeys(
+        sub,
+        rest,
+        { config: values.config, dataDir: values['data-dir'], plan: values.plan, name: values.name, json: values.json },
+        out,
+      );
     case 'config':
       if (sub !== 'check' || !rest[0]) {
         err('usage: nodegate config check FILE');

@@ -18,8 +18,15 @@ export interface KeysFlags {
  * `nodegate keys create|list|revoke`. While a gateway runs on the data directory the
  * command goes through its admin socket; otherwise it opens the database directly.
  */
-export async function runKeys(sub: string, args: string[], flags: KeysFlags, out: (line: string) => void): Promise<number> {
-  const config = flags.config ? await loadConfigFile(flags.config) : embeddedConfig(flags.dataDir ? { dataDir: flags.dataDir } : {});
+export async function runKeys(
+  sub: string,
+  args: string[],
+  flags: KeysFlags,
+  out: (line: string) => void,
+): Promise<number> {
+  const config = flags.config
+    ? await loadConfigFile(flags.config)
+    : embeddedConfig(flags.dataDir ? { dataDir: flags.dataDir } : {});
   const dataDir = resolve(flags.dataDir ?? config.dataDir);
   const socket = join(dataDir, 'admin.sock');
 
@@ -33,7 +40,11 @@ export async function runKeys(sub: string, args: string[], flags: KeysFlags, out
     const store = await openKeyStore(config, dataDir);
     try {
       const cmds = keyCommands(store);
-      if (sub === 'create') return await cmds.create({ ...(flags.name ? { name: flags.name } : {}), ...(flags.plan ? { plan: flags.plan } : {}) });
+      if (sub === 'create')
+        return await cmds.create({
+          ...(flags.name ? { name: flags.name } : {}),
+          ...(flags.plan ? { plan: flags.plan } : {}),
+        });
       if (sub === 'list') return await cmds.list();
       return { revoked: await cmds.revoke(args[0]!) };
     } finally {

@@ -66,7 +66,10 @@ export async function runStart(flags: StartFlags, out: (line: string) => void): 
     out(`development API key: ${gw.devKey.key}`);
     out(`development key secret: ${gw.devKey.secret}`);
     const first = Object.values(gw.networks)[0];
-    if (first) out(`try: curl -s -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' ${first.http}/v3/${gw.devKey.key}`);
+    if (first)
+      out(
+        `try: curl -s -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' ${first.http}/v3/${gw.devKey.key}`,
+      );
   }
   if (flags.readyFile) {
     const ready = { networks: gw.networks, devKey: gw.devKey ?? null, url: gw.url };

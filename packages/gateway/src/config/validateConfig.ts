@@ -102,7 +102,8 @@ function parseUpstream(raw: unknown, at: string): UpstreamSettings {
   if (embedded !== undefined && !EMBEDDED.includes(embedded)) {
     throw new ConfigError(`${at}.embedded`, `must be one of ${EMBEDDED.join(', ')}`);
   }
-  if (embedded === undefined && u.http === undefined) throw new ConfigError(`${at}.http`, 'required (or set "embedded")');
+  if (embedded === undefined && u.http === undefined)
+    throw new ConfigError(`${at}.http`, 'required (or set "embedded")');
   const http = u.http === undefined ? undefined : httpUrl(u.http, `${at}.http`);
   const ws = u.ws === undefined ? undefined : wsUrl(u.ws, `${at}.ws`);
   let headers: Record<string, string> | undefined;
@@ -132,7 +133,8 @@ export function parseListen(raw: unknown, at: string): { host: string; port: num
   const s = str(raw, at);
   const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(s);
   const port = m ? Number(m[3]) : Number.NaN;
-  if (!m || port > 65535) throw new ConfigError(at, `expected HOST:PORT (e.g. 127.0.0.1:8550), got ${JSON.stringify(s)}`);
+  if (!m || port > 65535)
+    throw new ConfigError(at, `expected HOST:PORT (e.g. 127.0.0.1:8550), got ${JSON.stringify(s)}`);
   return { host: (m[1] ?? m[2])!, port };
 }
 
@@ -165,7 +167,8 @@ function host(v: unknown, at: string): string {
 }
 function prefix(v: unknown, at: string): string {
   const s = str(v, at);
-  if (!/^\/[A-Za-z0-9._-]+$/.test(s)) throw new ConfigError(at, 'must be one path segment starting with "/", e.g. "/mainnet"');
+  if (!/^\/[A-Za-z0-9._-]+$/.test(s))
+    throw new ConfigError(at, 'must be one path segment starting with "/", e.g. "/mainnet"');
   if (s === '/v3' || s === '/ws' || s === '/api' || s === '/health') throw new ConfigError(at, `"${s}" is reserved`);
   return s;
 }
@@ -198,7 +201,8 @@ function wsUrl(v: unknown, at: string): string {
 }
 function allowOnly(o: Record<string, unknown>, at: string, keys: readonly string[]): void {
   for (const k of Object.keys(o)) {
-    if (!keys.includes(k)) throw new ConfigError(at === '(config)' ? k : `${at}.${k}`, `unknown field (known: ${keys.join(', ')})`);
+    if (!keys.includes(k))
+      throw new ConfigError(at === '(config)' ? k : `${at}.${k}`, `unknown field (known: ${keys.join(', ')})`);
   }
 }
 function deepFreeze<T>(v: T): T {

@@ -32,7 +32,9 @@ export function anvilBinaryPath(): string {
  * // anvil.http === 'http://127.0.0.1:40427'
  * await anvil.stop();
  */
-export async function startAnvil(options: { chainId?: number; host?: string; args?: string[] } = {}): Promise<EmbeddedProcess> {
+export async function startAnvil(
+  options: { chainId?: number; host?: string; args?: string[] } = {},
+): Promise<EmbeddedProcess> {
   const host = options.host ?? '127.0.0.1';
   const args = ['--host', host, '--port', '0', '--chain-id', String(options.chainId ?? 31337), ...(options.args ?? [])];
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });

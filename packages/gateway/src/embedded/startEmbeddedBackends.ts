@@ -30,7 +30,11 @@ export async function startEmbeddedBackends(
   return started;
 }
 
-function startBackend(backend: EmbeddedBackend, _config: GatewayConfig, chainId: number | undefined): Promise<EmbeddedProcess> {
+function startBackend(
+  backend: EmbeddedBackend,
+  _config: GatewayConfig,
+  chainId: number | undefined,
+): Promise<EmbeddedProcess> {
   switch (backend) {
     case 'anvil':
       return startAnvil(chainId === undefined ? {} : { chainId });

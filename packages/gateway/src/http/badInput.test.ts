@@ -20,28 +20,69 @@ const table: Array<{ name: string; body: unknown; status?: number; code: number;
   { name: 'malformed JSON', body: '{"jsonrpc":"2.0",', code: -32700, id: null, message: /not valid JSON/ },
   { name: 'not an object', body: '42', code: -32600, id: null },
   { name: 'empty batch', body: '[]', code: -32600, id: null, message: /empty batch/ },
-  { name: 'jsonrpc 1.0', body: { jsonrpc: '1.0', id: 1, method: 'eth_chainId' }, code: -32600, id: 1, message: /"2.0"/ },
+  {
+    name: 'jsonrpc 1.0',
+    body: { jsonrpc: '1.0', id: 1, method: 'eth_chainId' },
+    code: -32600,
+    id: 1,
+    message: /"2.0"/,
+  },
   { name: 'missing method', body: { jsonrpc: '2.0', id: 1 }, code: -32600, id: 1 },
   { name: 'params a string', body: { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: 'x' }, code: -32600, id: 1 },
   { name: 'id an object', body: { jsonrpc: '2.0', id: {}, method: 'eth_chainId' }, code: -32600, id: null },
   { name: 'unknown method', body: call('eth_doesNotExist', []), code: -32601, message: /eth_doesNotExist/ },
   { name: 'debug namespace', body: call('debug_traceTransaction', [HASH]), code: -32601 },
   { name: 'subscribe over HTTP', body: call('eth_subscribe', ['newHeads']), code: -32601, message: /WebSocket/ },
-  { name: 'named params for eth', body: call('eth_getBalance', { address: ADDR }), code: -32602, message: /positional/ },
-  { name: 'short address', body: call('eth_getStorageAt', ['0x1234', '0x0', 'latest']), code: -32602, message: /params\[0\] \(address\)/ },
+  {
+    name: 'named params for eth',
+    body: call('eth_getBalance', { address: ADDR }),
+    code: -32602,
+    message: /positional/,
+  },
+  {
+    name: 'short address',
+    body: call('eth_getStorageAt', ['0x1234', '0x0', 'latest']),
+    code: -32602,
+    message: /params\[0\] \(address\)/,
+  },
   { name: 'long address', body: call('eth_getStorageAt', [`${ADDR}00`, '0x0', 'latest']), code: -32602 },
   { name: 'address not hex', body: call('eth_getStorageAt', [`0x${'zz'.repeat(20)}`, '0x0', 'latest']), code: -32602 },
-  { name: 'missing block param', body: call('eth_getStorageAt', [ADDR, '0x0']), code: -32602, message: /missing required param 2/ },
+  {
+    name: 'missing block param',
+    body: call('eth_getStorageAt', [ADDR, '0x0']),
+    code: -32602,
+    message: /missing required param 2/,
+  },
   { name: 'position too long', body: call('eth_getStorageAt', [ADDR, `0x${'1'.repeat(65)}`, 'latest']), code: -32602 },
-  { name: 'bad block tag', body: call('eth_getBlockByNumber', ['newest', false]), code: -32602, message: /block number in hex/ },
+  {
+    name: 'bad block tag',
+    body: call('eth_getBlockByNumber', ['newest', false]),
+    code: -32602,
+    message: /block number in hex/,
+  },
   { name: 'block number leading zero', body: call('eth_getBlockByNumber', ['0x01', false]), code: -32602 },
   { name: 'block number as integer', body: call('eth_getBlockByNumber', [1, false]), code: -32602 },
-  { name: 'flag not boolean', body: call('eth_getBlockByNumber', ['latest', 'true']), code: -32602, message: /boolean/ },
+  {
+    name: 'flag not boolean',
+    body: call('eth_getBlockByNumber', ['latest', 'true']),
+    code: -32602,
+    message: /boolean/,
+  },
   { name: 'flag missing', body: call('eth_getBlockByNumber', ['latest']), code: -32602 },
-  { name: 'short block hash', body: call('eth_getBlockByHash', ['0x1234', false]), code: -32602, message: /32-byte hash/ },
+  {
+    name: 'short block hash',
+    body: call('eth_getBlockByHash', ['0x1234', false]),
+    code: -32602,
+    message: /32-byte hash/,
+  },
   { name: 'long tx hash', body: call('eth_getTransactionByHash', [`${HASH}00`]), code: -32602 },
   { name: 'tx hash missing', body: call('eth_getTransactionByHash', []), code: -32602 },
-  { name: 'index not hex', body: call('eth_getTransactionByBlockHashAndIndex', [HASH, 1]), code: -32602, message: /hex quantity/ },
+  {
+    name: 'index not hex',
+    body: call('eth_getTransactionByBlockHashAndIndex', [HASH, 1]),
+    code: -32602,
+    message: /hex quantity/,
+  },
   { name: 'too many params', body: call('eth_getTransactionByHash', [HASH, true]), code: -32602, message: /at most 1/ },
   { name: 'proof keys not array', body: call('eth_getProof', [ADDR, '0x0', 'latest']), code: -32602, message: /array/ },
   { name: 'proof key too long', body: call('eth_getProof', [ADDR, [`0x${'1'.repeat(66)}`], 'latest']), code: -32602 },
@@ -63,7 +104,10 @@ describe('bad input gets its exact error, and the gateway keeps serving', () => 
   }
 
   it('a batch over the cap is one -32600 error naming the limit', async () => {
-    const res = await postJson(`${base}/v3/${t.key}`, Array.from({ length: 6 }, (_, i) => call('eth_chainId', [])).map((c, i) => ({ ...c, id: i })));
+    const res = await postJson(
+      `${base}/v3/${t.key}`,
+      Array.from({ length: 6 }, () => call('eth_chainId', [])).map((c, i) => ({ ...c, id: i })),
+    );
     expect(res.status).toBe(200);
     expect(res.json.error.code).toBe(-32600);
     expect(res.json.error.message).toMatch(/6 requests, the limit is 5/);
@@ -114,15 +158,20 @@ describe('bad input gets its exact error, and the gateway keeps serving', () => 
     const get = await fetch(`${base}/v3/${t.key}`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toContain('POST');
-    expect((await get.json()).error.message).toMatch(/method not allowed/);
+    expect(((await get.json()) as any).error.message).toMatch(/method not allowed/);
     const form = await fetch(`${base}/v3/${t.key}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'a=b',
     });
     expect(form.status).toBe(415);
-    expect((await form.json()).error.message).toMatch(/application\/json/);
-    const big = await postJson(`${base}/v3/${t.key}`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(5000)] });
+    expect(((await form.json()) as any).error.message).toMatch(/application\/json/);
+    const big = await postJson(`${base}/v3/${t.key}`, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_chainId',
+      params: ['x'.repeat(5000)],
+    });
     expect(big.status).toBe(413);
     expect(big.json.error.message).toMatch(/4096 bytes/);
   });
@@ -132,7 +181,13 @@ describe('bad input gets its exact error, and the gateway keeps serving', () => 
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       import('node:http').then(({ request }) => {
         const req = request(
-          { host: url.hostname, port: url.port, path: `/v3/${t.key}`, method: 'POST', headers: { host: 'devnet.nodegate.test', 'content-type': 'application/json' } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: `/v3/${t.key}`,
+            method: 'POST',
+            headers: { host: 'devnet.nodegate.test', 'content-type': 'application/json' },
+          },
           (r) => {
             let body = '';
             r.on('data', (c) => (body += c));
@@ -150,7 +205,11 @@ describe('bad input gets its exact error, and the gateway keeps serving', () => 
   it('answers CORS preflight and sets Access-Control-Allow-Origin, also for Origin: null', async () => {
     const pre = await fetch(`${base}/v3/${t.key}`, {
       method: 'OPTIONS',
-      headers: { origin: 'null', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'null',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
@@ -165,7 +224,7 @@ describe('bad input gets its exact error, and the gateway keeps serving', () => 
   it('/health reports each network and its upstreams without URLs', async () => {
     const res = await fetch(`${t.gw.url}/health`);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.status).toBe('ok');
     expect(body.networks['eth-devnet'].healthy).toBe(true);
     expect(body.networks['eth-devnet'].upstreams[0].name).toBe('anvil');

@@ -66,17 +66,26 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     req.route_ = route;
     switch (route.kind) {
       case 'health':
-        if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(reply, methodNotAllowed('GET, OPTIONS'), 'GET, OPTIONS');
+        if (req.method !== 'GET' && req.method !== 'HEAD')
+          return sendError(reply, methodNotAllowed('GET, OPTIONS'), 'GET, OPTIONS');
         return;
       case 'network-not-found':
         return sendError(
           reply,
-          new GatewayError('NETWORK_NOT_FOUND', 'network not found: no network matches this Host header or path prefix'),
+          new GatewayError(
+            'NETWORK_NOT_FOUND',
+            'network not found: no network matches this Host header or path prefix',
+          ),
         );
       case 'not-found':
         return sendError(reply, new GatewayError('NOT_FOUND', `not found: ${req.method} ${redactUrl(req.url)}`));
       case 'ws':
-        return sendError(reply, new GatewayError('INVALID_REQUEST', 'this endpoint expects a WebSocket upgrade'), undefined, 400);
+        return sendError(
+          reply,
+          new GatewayError('INVALID_REQUEST', 'this endpoint expects a WebSocket upgrade'),
+          undefined,
+          400,
+        );
       case 'rpc': {
         if (req.method !== 'POST') return sendError(reply, methodNotAllowed(ALLOW), ALLOW);
         const key = await deps.keys.authenticate(route.key);
@@ -114,7 +123,10 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendError(
         reply,
-        new GatewayError('PAYLOAD_TOO_LARGE', `request body too large: the limit is ${config.limits.maxBodyBytes} bytes`),
+        new GatewayError(
+          'PAYLOAD_TOO_LARGE',
+          `request body too large: the limit is ${config.limits.maxBodyBytes} bytes`,
+        ),
       );
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, unsupportedMediaType());

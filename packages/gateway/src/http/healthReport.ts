@@ -8,7 +8,10 @@ export async function healthReport(networks: readonly Network[], timeoutMs: numb
   const entries = await Promise.all(
     networks.map(async (n) => {
       const upstreams = await n.probe(timeoutMs);
-      return [n.settings.name, { family: n.settings.family, healthy: upstreams.some((u) => u.healthy), upstreams }] as const;
+      return [
+        n.settings.name,
+        { family: n.settings.family, healthy: upstreams.some((u) => u.healthy), upstreams },
+      ] as const;
     }),
   );
   const ok = entries.every(([, n]) => n.healthy);

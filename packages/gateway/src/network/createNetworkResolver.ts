@@ -1,6 +1,10 @@
 /** Something with the routing settings of a network. */
 export interface Routable {
-  readonly settings: { readonly name: string; readonly hosts: readonly string[]; readonly pathPrefix?: string | undefined };
+  readonly settings: {
+    readonly name: string;
+    readonly hosts: readonly string[];
+    readonly pathPrefix?: string | undefined;
+  };
 }
 
 /** The network a request is for, and the rest of its path after the prefix. */

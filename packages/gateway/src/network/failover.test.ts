@@ -10,7 +10,9 @@ import { type RunningGateway, startGateway } from '../main.js';
 import { rpc } from '../test-support/startTestGateway.js';
 
 /** Small scriptable upstreams that fail the way real ones do. */
-function faultServer(behaviour: 'html-502' | 'slow' | 'rate-limited' | 'drop' | 'not-json'): Promise<{ url: string; hits: () => number; server: Server }> {
+function faultServer(
+  behaviour: 'html-502' | 'slow' | 'rate-limited' | 'drop' | 'not-json',
+): Promise<{ url: string; hits: () => number; server: Server }> {
   let hits = 0;
   const server = createServer((req, res) => {
     hits += 1;
@@ -55,7 +57,10 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function gatewayWith(upstreams: Array<{ name: string; http: string; timeoutMs?: number }>, dev = false): Promise<{ gw: RunningGateway; url: string }> {
+async function gatewayWith(
+  upstreams: Array<{ name: string; http: string; timeoutMs?: number }>,
+  dev = false,
+): Promise<{ gw: RunningGateway; url: string }> {
   const dir = await mkdtemp(join(dataDir, 'gw-'));
   const gw = await startGateway(
     validateConfig({
@@ -105,7 +110,7 @@ describe('upstream failures', () => {
       for (const u of [bad.url, slow.url, '127.0.0.1:9']) expect(JSON.stringify(r)).not.toContain(u);
       const health = await fetch(`${gw.url}/health`);
       expect(health.status).toBe(503);
-      expect((await health.json()).networks.mainnet.healthy).toBe(false);
+      expect(((await health.json()) as any).networks.mainnet.healthy).toBe(false);
     } finally {
       await gw.close();
     }

@@ -18,7 +18,12 @@ export interface RpcReply {
  * @example
  * await handleRpcBody(network, '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', { transport: 'http', dev: true }, 100)
  */
-export async function handleRpcBody(network: Network, body: string, ctx: CallContext, maxBatch: number): Promise<RpcReply> {
+export async function handleRpcBody(
+  network: Network,
+  body: string,
+  ctx: CallContext,
+  maxBatch: number,
+): Promise<RpcReply> {
   let payload: ReturnType<typeof parseRpcPayload>;
   try {
     payload = parseRpcPayload(body, maxBatch);

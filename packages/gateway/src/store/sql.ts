@@ -38,8 +38,7 @@ export function rowToRecord(r: KeyRow): ApiKeyRecord {
 }
 
 export const SQL = {
-  insert:
-    'INSERT INTO api_keys (key, secret_hash, name, plan, dev) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+  insert: 'INSERT INTO api_keys (key, secret_hash, name, plan, dev) VALUES ($1, $2, $3, $4, $5) RETURNING *',
   find: 'SELECT * FROM api_keys WHERE key = $1',
   list: 'SELECT * FROM api_keys ORDER BY created_at, key',
   revoke: 'UPDATE api_keys SET revoked_at = now() WHERE key = $1 AND revoked_at IS NULL RETURNING key',

@@ -25,30 +25,58 @@ const OP = {
 const push1 = (n: number) => OP.PUSH1 + n.toString(16).padStart(2, '0');
 
 const runtime = [
-  push1(0x20), OP.CALLDATALOAD, // value
-  push1(0x00), OP.CALLDATALOAD, // key
-  push1(0x00), OP.MSTORE, // mem[0..32] = key
-  push1(0x01), push1(0x20), OP.MSTORE, // mem[32..64] = 1 (mapping slot)
-  push1(0x40), push1(0x00), OP.SHA3, // keccak256(mem[0..64])
+  push1(0x20),
+  OP.CALLDATALOAD, // value
+  push1(0x00),
+  OP.CALLDATALOAD, // key
+  push1(0x00),
+  OP.MSTORE, // mem[0..32] = key
+  push1(0x01),
+  push1(0x20),
+  OP.MSTORE, // mem[32..64] = 1 (mapping slot)
+  push1(0x40),
+  push1(0x00),
+  OP.SHA3, // keccak256(mem[0..64])
   OP.SSTORE, // sstore(hash, value)
-  push1(0x20), OP.CALLDATALOAD, push1(0x00), OP.MSTORE, // mem[0..32] = value
-  OP.PUSH32 + VALUE_SET_TOPIC.slice(2), push1(0x20), push1(0x00), OP.LOG1,
+  push1(0x20),
+  OP.CALLDATALOAD,
+  push1(0x00),
+  OP.MSTORE, // mem[0..32] = value
+  OP.PUSH32 + VALUE_SET_TOPIC.slice(2),
+  push1(0x20),
+  push1(0x00),
+  OP.LOG1,
   OP.STOP,
 ].join('');
 
-function constructor(runtimeOffset: number): string {
+function initCode(runtimeOffset: number): string {
   const len = runtime.length / 2;
   return [
-    push1(42), push1(0x00), OP.SSTORE, // slot 0 = 42
-    OP.CALLER, push1(0x00), OP.MSTORE,
-    push1(0x01), push1(0x20), OP.MSTORE,
-    push1(7), push1(0x40), push1(0x00), OP.SHA3, OP.SSTORE, // balances[caller] = 7
-    push1(len), push1(runtimeOffset), push1(0x00), OP.CODECOPY,
-    push1(len), push1(0x00), OP.RETURN,
+    push1(42),
+    push1(0x00),
+    OP.SSTORE, // slot 0 = 42
+    OP.CALLER,
+    push1(0x00),
+    OP.MSTORE,
+    push1(0x01),
+    push1(0x20),
+    OP.MSTORE,
+    push1(7),
+    push1(0x40),
+    push1(0x00),
+    OP.SHA3,
+    OP.SSTORE, // balances[caller] = 7
+    push1(len),
+    push1(runtimeOffset),
+    push1(0x00),
+    OP.CODECOPY,
+    push1(len),
+    push1(0x00),
+    OP.RETURN,
   ].join('');
 }
 
-const ctorLength = constructor(0).length / 2;
+const ctorLength = initCode(0).length / 2;
 
 /** Deployment bytecode (constructor + runtime). */
-export const STORAGE_CONTRACT_BYTECODE = `0x${constructor(ctorLength)}${runtime}` as const;
+export const STORAGE_CONTRACT_BYTECODE = `0x${initCode(ctorLength)}${runtime}` as const;

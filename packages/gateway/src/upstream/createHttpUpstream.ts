@@ -16,7 +16,9 @@ export interface UpstreamConfig {
 }
 
 /** The JSON-RPC answer of an upstream: a result or an error object. */
-export type UpstreamAnswer = { result: unknown; error?: undefined } | { error: { code: number; message: string; data?: unknown } };
+export type UpstreamAnswer =
+  | { result: unknown; error?: undefined }
+  | { error: { code: number; message: string; data?: unknown } };
 
 /** Live state of an upstream, for /health and failover. */
 export interface UpstreamHealth {
@@ -87,16 +89,23 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       }
       if (status !== 200) {
         return fail(
-          new UpstreamTransportError('http-status', `upstream answered HTTP ${status}`, status !== 429 && status !== 503, {
-            status,
-          }),
+          new UpstreamTransportError(
+            'http-status',
+            `upstream answered HTTP ${status}`,
+            status !== 429 && status !== 503,
+            {
+              status,
+            },
+          ),
         );
       }
       let answer: unknown;
       try {
         answer = JSON.parse(text);
       } catch (cause) {
-        return fail(new UpstreamTransportError('bad-response', 'upstream answered with a body that is not JSON', true, { cause }));
+        return fail(
+          new UpstreamTransportError('bad-response', 'upstream answered with a body that is not JSON', true, { cause }),
+        );
       }
       if (typeof answer !== 'object' || answer === null || !('result' in answer || 'error' in answer)) {
         return fail(new UpstreamTransportError('bad-response', 'upstream answered without result or error', true));
@@ -106,7 +115,11 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       return answer as UpstreamAnswer;
     },
     health() {
-      const h: UpstreamHealth = { name: config.name, healthy: consecutiveFailures < FAILURES_BEFORE_UNHEALTHY, consecutiveFailures };
+      const h: UpstreamHealth = {
+        name: config.name,
+        healthy: consecutiveFailures < FAILURES_BEFORE_UNHEALTHY,
+        consecutiveFailures,
+      };
       if (lastFailure !== undefined) h.lastFailure = lastFailure;
       if (lastLatencyMs !== undefined) h.lastLatencyMs = lastLatencyMs;
       return h;
@@ -119,11 +132,18 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
 
 function classify(err: unknown, timeoutMs: number): UpstreamTransportError {
   const code = (err as { code?: string }).code ?? '';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH') {
+  if (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EHOSTUNREACH'
+  ) {
     return new UpstreamTransportError('connect', 'could not connect to the upstream', false, { cause: err });
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new UpstreamTransportError('timeout', `upstream did not answer within ${timeoutMs} ms`, true, { cause: err });
+    return new UpstreamTransportError('timeout', `upstream did not answer within ${timeoutMs} ms`, true, {
+      cause: err,
+    });
   }
   return new UpstreamTransportError('socket', 'the connection to the upstream failed', true, { cause: err });
 }

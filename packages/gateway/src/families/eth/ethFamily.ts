@@ -35,7 +35,8 @@ export const ethFamily: FamilyHandler = {
     const clientParams = request.params === undefined ? [] : request.params;
     const upstreamParams = validatePositionalParams(method, policy, clientParams);
     const reroute = policy.reroute?.(upstreamParams);
-    if (reroute) return { policy, upstreamMethod: reroute.method, upstreamParams: reroute.params, finish: reroute.finish };
+    if (reroute)
+      return { policy, upstreamMethod: reroute.method, upstreamParams: reroute.params, finish: reroute.finish };
     const normalize = policy.normalizeResult;
     return {
       policy,

@@ -105,7 +105,11 @@ export const ethMethods = {
   eth_maxPriorityFeePerGas: { params: [], required: 0, kind: 'read', credits: 80, cache: 'head' },
   eth_blobBaseFee: { params: [], required: 0, kind: 'read', credits: 80, cache: 'head' },
   eth_feeHistory: {
-    params: [p('block count', parseBlockCount), p('newest block', parseBlockTag), p('reward percentiles', parsePercentiles)],
+    params: [
+      p('block count', parseBlockCount),
+      p('newest block', parseBlockTag),
+      p('reward percentiles', parsePercentiles),
+    ],
     required: 2,
     kind: 'read',
     credits: 80,
@@ -113,7 +117,13 @@ export const ethMethods = {
   },
   eth_getBalance: { params: [address, blockOrHash], required: 1, kind: 'read', credits: 80, cache: 'by-block' },
   eth_getCode: { params: [address, blockOrHash], required: 1, kind: 'read', credits: 80, cache: 'by-block' },
-  eth_getTransactionCount: { params: [address, blockOrHash], required: 1, kind: 'read', credits: 80, cache: 'by-block' },
+  eth_getTransactionCount: {
+    params: [address, blockOrHash],
+    required: 1,
+    kind: 'read',
+    credits: 80,
+    cache: 'by-block',
+  },
   eth_call: {
     params: [callObject, blockOrHash, p('state overrides', parseAny), p('block overrides', parseAny)],
     required: 1,
@@ -198,8 +208,20 @@ export const ethMethods = {
     credits: 140,
     cache: 'never',
   },
-  eth_getFilterLogs: { params: [p('filter id', parseFilterId)], required: 1, kind: 'filter', credits: 255, cache: 'never' },
-  eth_uninstallFilter: { params: [p('filter id', parseFilterId)], required: 1, kind: 'filter', credits: 80, cache: 'never' },
+  eth_getFilterLogs: {
+    params: [p('filter id', parseFilterId)],
+    required: 1,
+    kind: 'filter',
+    credits: 255,
+    cache: 'never',
+  },
+  eth_uninstallFilter: {
+    params: [p('filter id', parseFilterId)],
+    required: 1,
+    kind: 'filter',
+    credits: 80,
+    cache: 'never',
+  },
 
   // Subscriptions: WebSocket only.
   eth_subscribe: {

@@ -50,7 +50,12 @@ beforeAll(async () => {
   contract = deployReceipt.result.contractAddress;
   const setData = (key: Address, value: bigint) =>
     encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [key, value]);
-  txs.legacy = await wallet.sendTransaction({ to: contract, data: setData(OTHER, 1000n), type: 'legacy', gasPrice: 2_000_000_000n });
+  txs.legacy = await wallet.sendTransaction({
+    to: contract,
+    data: setData(OTHER, 1000n),
+    type: 'legacy',
+    gasPrice: 2_000_000_000n,
+  });
   txs.eip2930 = await wallet.sendTransaction({
     to: contract,
     data: setData(account.address, 55n),
@@ -91,12 +96,28 @@ function cases(): Array<{ name: string; method: string; params: unknown[]; expec
     { name: 'tx eip2930', method: 'eth_getTransactionByHash', params: [txs.eip2930] },
     { name: 'tx eip1559', method: 'eth_getTransactionByHash', params: [txs.eip1559] },
     { name: 'tx (not found)', method: 'eth_getTransactionByHash', params: [zeroHash] },
-    { name: 'tx by block hash', method: 'eth_getTransactionByBlockHashAndIndex', params: [blockOf.legacy!.hash, '0x0'] },
-    { name: 'tx by block hash (bad index)', method: 'eth_getTransactionByBlockHashAndIndex', params: [blockOf.legacy!.hash, '0x5'] },
+    {
+      name: 'tx by block hash',
+      method: 'eth_getTransactionByBlockHashAndIndex',
+      params: [blockOf.legacy!.hash, '0x0'],
+    },
+    {
+      name: 'tx by block hash (bad index)',
+      method: 'eth_getTransactionByBlockHashAndIndex',
+      params: [blockOf.legacy!.hash, '0x5'],
+    },
     { name: 'tx by block hash (no block)', method: 'eth_getTransactionByBlockHashAndIndex', params: [zeroHash, '0x0'] },
-    { name: 'tx by block number', method: 'eth_getTransactionByBlockNumberAndIndex', params: [blockOf.eip2930!.number, '0x0'] },
+    {
+      name: 'tx by block number',
+      method: 'eth_getTransactionByBlockNumberAndIndex',
+      params: [blockOf.eip2930!.number, '0x0'],
+    },
     { name: 'tx by latest', method: 'eth_getTransactionByBlockNumberAndIndex', params: ['latest', '0x0'] },
-    { name: 'tx by block number (none)', method: 'eth_getTransactionByBlockNumberAndIndex', params: ['0xffffff', '0x0'] },
+    {
+      name: 'tx by block number (none)',
+      method: 'eth_getTransactionByBlockNumberAndIndex',
+      params: ['0xffffff', '0x0'],
+    },
     { name: 'proof', method: 'eth_getProof', params: [contract, [pad('0x0')], 'latest'] },
     { name: 'proof, no keys', method: 'eth_getProof', params: [OTHER, [], blockOf.eip1559!.number] },
   ];
@@ -186,9 +207,26 @@ describe('the seven seed methods: gateway answers what anvil answers', () => {
   it('blocks carry every field of the interface; transactions carry their type fields', async () => {
     const block = (await rpc(t.rpcUrl, 'eth_getBlockByHash', [blockOf.eip1559!.hash, true])).result;
     for (const field of [
-      'difficulty', 'extraData', 'gasLimit', 'gasUsed', 'hash', 'logsBloom', 'miner', 'mixHash', 'nonce', 'number',
-      'parentHash', 'receiptsRoot', 'sha3Uncles', 'size', 'stateRoot', 'timestamp', 'totalDifficulty', 'transactions',
-      'transactionsRoot', 'uncles',
+      'difficulty',
+      'extraData',
+      'gasLimit',
+      'gasUsed',
+      'hash',
+      'logsBloom',
+      'miner',
+      'mixHash',
+      'nonce',
+      'number',
+      'parentHash',
+      'receiptsRoot',
+      'sha3Uncles',
+      'size',
+      'stateRoot',
+      'timestamp',
+      'totalDifficulty',
+      'transactions',
+      'transactionsRoot',
+      'uncles',
     ]) {
       expect(block, field).toHaveProperty(field);
     }
@@ -219,7 +257,9 @@ describe('eth_getStorageAt', () => {
     const other = (await rpc(t.rpcUrl, 'eth_getStorageAt', [contract, slotOf(OTHER), 'latest'])).result;
     expect(hexToBigInt(mine)).toBe(55n); // constructor wrote 7, the EIP-2930 tx wrote 55
     expect(hexToBigInt(other)).toBe(1000n);
-    const atDeploy = (await rpc(t.rpcUrl, 'eth_getStorageAt', [contract, slotOf(account.address), blockOf.deploy!.number])).result;
+    const atDeploy = (
+      await rpc(t.rpcUrl, 'eth_getStorageAt', [contract, slotOf(account.address), blockOf.deploy!.number])
+    ).result;
     expect(hexToBigInt(atDeploy)).toBe(7n);
   });
 });

@@ -33,7 +33,7 @@ export function attachWebSocket(app: FastifyInstance, deps: WsDeps): void {
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgrade(req, socket, head).catch(() => socket.destroy());
   });
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     for (const client of wss.clients) client.terminate();
     wss.close();
   });
@@ -44,7 +44,10 @@ export function attachWebSocket(app: FastifyInstance, deps: WsDeps): void {
       return reject(
         socket,
         route.kind === 'network-not-found'
-          ? new GatewayError('NETWORK_NOT_FOUND', 'network not found: no network matches this Host header or path prefix')
+          ? new GatewayError(
+              'NETWORK_NOT_FOUND',
+              'network not found: no network matches this Host header or path prefix',
+            )
           : new GatewayError('NOT_FOUND', 'not found: WebSocket endpoints are {ws_url}/ws/v3/<API_KEY>'),
       );
     }
@@ -92,7 +95,8 @@ function serveConnection(ws: WebSocket, network: Network, maxBatch: number) {
   }
 
   const answer = (item: RpcRequest | { invalid: GatewayError; id: RpcResponse['id'] }) => {
-    if (isItemError(item)) return { jsonrpc: '2.0', id: item.id, error: toWireError(item.invalid).error } as RpcResponse;
+    if (isItemError(item))
+      return { jsonrpc: '2.0', id: item.id, error: toWireError(item.invalid).error } as RpcResponse;
     return item.method === 'eth_subscribe' || item.method === 'eth_unsubscribe'
       ? subscription(item)
       : handleRpcRequest(network, item, ctx);

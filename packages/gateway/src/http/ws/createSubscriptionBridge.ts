@@ -42,7 +42,12 @@ export function createSubscriptionBridge(
       ws.once('error', () => reject(unavailable()));
       ws.on('message', (data) => {
         const text = data.toString();
-        let msg: { id?: unknown; method?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+        let msg: {
+          id?: unknown;
+          method?: unknown;
+          result?: unknown;
+          error?: { code: number; message: string; data?: unknown };
+        };
         try {
           msg = JSON.parse(text);
         } catch {
