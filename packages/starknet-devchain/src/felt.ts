@@ -13,9 +13,9 @@ export function toHex(value: bigint | number): string {
 export function parseFelt(value: unknown, field = 'value'): bigint {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value)) {
+  if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,80}|[0-9]{1,80})$/.test(value)) {
     const v = BigInt(value);
-    if (v < FIELD_PRIME * 2n ** 5n) return v;
+    if (v < 2n ** 256n) return v;
   }
   throw new DevchainError(ErrorCode.INVALID_PARAMS, {
     data: `${field}: expected a felt, got ${JSON.stringify(value)}`,

@@ -1,6 +1,13 @@
 /** Native Argent-style accounts: constructor(owner, guardian), two versions with upgrade between them. */
 import { shortString } from '../felt.js';
-import { accountEntryPoints, assertSelf, checkSignature, validateDeployEntryPoint } from './accountCommon.js';
+import { selector } from '../crypto/hashes.js';
+import {
+  accountEntryPoints,
+  assertSelf,
+  checkSignature,
+  executeCalls,
+  validateDeployEntryPoint,
+} from './accountCommon.js';
 import { CalldataReader } from './calldata.js';
 import { storageVar } from './storage.js';
 import { type CallContext, ExecutionFailure, type NativeClassDef } from './types.js';
@@ -8,6 +15,7 @@ import { type CallContext, ExecutionFailure, type NativeClassDef } from './types
 const OWNER = storageVar('_signer');
 const GUARDIAN = storageVar('_guardian');
 const FELT = 'core::felt252';
+const TRANSACTION_EXECUTED = selector('TransactionExecuted');
 
 function isValid(ctx: CallContext, hash: bigint, sig: readonly bigint[]): boolean {
   const owner = ctx.readStorage(OWNER);
@@ -26,6 +34,15 @@ export const ARGENT_CLASS_NAMES = [
 function argentClass(major: bigint, minor: bigint, patch: bigint): NativeClassDef {
   const version = `${major}.${minor}.${patch}`;
   return {
+    events: [
+      {
+        name: 'TransactionExecuted',
+        members: [
+          ['hash', FELT, 'key'],
+          ['response', 'core::array::Span::<core::array::Span::<core::felt252>>', 'data'],
+        ],
+      },
+    ],
     name: `nodegate::argent::ArgentAccount_v${major}_${minor}_${patch}`,
     interfaceName: 'nodegate::argent::IArgentAccount',
     account: true,
@@ -43,7 +60,18 @@ function argentClass(major: bigint, minor: bigint, patch: bigint): NativeClassDe
       return [];
     },
     functions: [
-      ...accountEntryPoints(isValid),
+      ...accountEntryPoints(isValid).map((f) =>
+        f.name === '__execute__'
+          ? {
+              ...f,
+              run: (ctx: CallContext, cd: readonly bigint[]) => {
+                const out = executeCalls(ctx, cd);
+                ctx.emit([TRANSACTION_EXECUTED, ctx.tx.hash], out);
+                return out;
+              },
+            }
+          : f,
+      ),
       validateDeployEntryPoint(
         [
           ['class_hash', FELT],
