@@ -151,7 +151,7 @@ describe('starknet.js Account against the dev chain', () => {
     const v2 = await provider.callContract({ contractAddress: address, entrypoint: 'get_version' });
     expect(v2.map(Number)).toEqual([0, 4, 0]);
     const su = await rpcResult(dc.rpcUrl, 'starknet_getStateUpdate', {
-      block_id: { block_number: upReceipt.value.block_number },
+      block_id: { block_number: (upReceipt.value as { block_number: number }).block_number },
     });
     expect(su.state_diff.replaced_classes).toEqual([
       { contract_address: address.replace(/^0x0+/, '0x'), class_hash: v040 },

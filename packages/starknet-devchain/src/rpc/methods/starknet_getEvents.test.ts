@@ -23,8 +23,8 @@ interface Ev {
 }
 
 let dc: RunningDevchain;
-let all: Ev[] = [];
-let txHashes: string[] = [];
+const all: Ev[] = [];
+const txHashes: string[] = [];
 let latest = 0;
 
 function multicall(calls: [string, string, string[]][]): string[] {
