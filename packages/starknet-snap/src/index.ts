@@ -14,7 +14,9 @@ import { isMethodName, METHODS, type MethodSpec } from './methods';
 export const onRpcRequest: OnRpcRequestHandler = async ({ request }) => {
   const { method } = request;
   if (!isMethodName(method)) {
-    throw new MethodNotFoundError(`Unknown method ${method}; this snap offers ${Object.keys(METHODS).join(', ')}`) as unknown as Error;
+    throw new MethodNotFoundError(
+      `Unknown method ${method}; this snap offers ${Object.keys(METHODS).join(', ')}`,
+    ) as unknown as Error;
   }
   const params = asParams(request.params);
   const net = getNetwork(params.chainId);

@@ -40,7 +40,12 @@ export async function accountAt(
   node?: BIP44CoinTypeNode | object,
 ): Promise<WalletAccount & { keys: StarkKeyPair }> {
   const keys = await starkKeyPairFromNode(node ?? (await coinTypeNode()), addressIndex);
-  return { address: accountAddress(keys.publicKey, net.accountClassHash), addressIndex, publicKey: keys.publicKey, keys };
+  return {
+    address: accountAddress(keys.publicKey, net.accountClassHash),
+    addressIndex,
+    publicKey: keys.publicKey,
+    keys,
+  };
 }
 
 /**

@@ -29,9 +29,7 @@ export function providerFor(net: NetworkConfig): RpcProvider {
  */
 export async function assertChainId(net: NetworkConfig): Promise<void> {
   if (checkedChainIds.has(net.chainId)) return;
-  const reported = await chainCall(net, 'read the chain id', () =>
-    providerFor(net).getChainId(),
-  );
+  const reported = await chainCall(net, 'read the chain id', () => providerFor(net).getChainId());
   if (BigInt(reported as string) !== BigInt(net.chainId)) {
     throw snapError(
       SnapErrorCode.NodeUnreachable,

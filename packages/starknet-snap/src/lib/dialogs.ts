@@ -51,11 +51,7 @@ export async function confirmOrReject(
  * @param fields - Labelled values to show.
  * @param extra - Further components.
  */
-export async function showAlert(
-  title: string,
-  fields: readonly Field[],
-  extra: readonly string[] = [],
-): Promise<void> {
+export async function showAlert(title: string, fields: readonly Field[], extra: readonly string[] = []): Promise<void> {
   await dialogLock.run(() =>
     snap.request({ method: 'snap_dialog', params: { type: 'alert', content: body(title, fields, extra) } }),
   );

@@ -50,7 +50,10 @@ function sumResources(list: readonly EstimateFeeResponseOverhead[]): Resources {
 const withMargin = (v: bigint, perMille: bigint) => v + (v * perMille) / 1000n;
 
 function bounds(r: Resources, perMille: bigint): ResourceBoundsBN {
-  const b = (x: Raw) => ({ max_amount: withMargin(x.amount, perMille), max_price_per_unit: withMargin(x.price, perMille) });
+  const b = (x: Raw) => ({
+    max_amount: withMargin(x.amount, perMille),
+    max_price_per_unit: withMargin(x.price, perMille),
+  });
   return { l1_gas: b(r.l1_gas), l2_gas: b(r.l2_gas), l1_data_gas: b(r.l1_data_gas) } as ResourceBoundsBN;
 }
 

@@ -22,7 +22,10 @@ export interface StarkKeyPair {
  * const { publicKey } = await starkKeyPairFromNode(node, 0);
  * ```
  */
-export async function starkKeyPairFromNode(coinTypeNode: BIP44CoinTypeNode | object, index: number): Promise<StarkKeyPair> {
+export async function starkKeyPairFromNode(
+  coinTypeNode: BIP44CoinTypeNode | object,
+  index: number,
+): Promise<StarkKeyPair> {
   const derive = await getBIP44AddressKeyDeriver(coinTypeNode as BIP44CoinTypeNode);
   const node = await derive(index);
   if (!node.privateKey) throw new Error('BIP-44 derivation gave no private key');

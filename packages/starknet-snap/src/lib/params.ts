@@ -18,7 +18,8 @@ const DEC = /^[0-9]{1,78}$/;
  */
 export function asParams(params: unknown): Params {
   if (params === undefined || params === null) return {};
-  if (typeof params !== 'object' || Array.isArray(params)) throw invalidParam('params', 'must be an object of named params');
+  if (typeof params !== 'object' || Array.isArray(params))
+    throw invalidParam('params', 'must be an object of named params');
   return params as Params;
 }
 
@@ -89,7 +90,8 @@ export function reqString(p: Params, name: string): string {
 export function optInt(p: Params, name: string, def: number, min: number, max: number): number {
   const v = p[name];
   if (v === undefined || v === null) return def;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw invalidParam(name, `must be an integer between ${min} and ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    throw invalidParam(name, `must be an integer between ${min} and ${max}`);
   if (v < min || v > max) throw invalidParam(name, `must be between ${min} and ${max} (got ${v})`);
   return v;
 }

@@ -18,8 +18,7 @@ export async function refreshInFlight(
 ): Promise<SnapState> {
   const state = await getState();
   const open = state.transactions.filter(
-    (t) =>
-      t.chainId === net.chainId && (t.status === 'RECEIVED' || t.status === 'PENDING') && filter(t.senderAddress),
+    (t) => t.chainId === net.chainId && (t.status === 'RECEIVED' || t.status === 'PENDING') && filter(t.senderAddress),
   );
   if (open.length === 0) return state;
   const provider = providerFor(net);

@@ -17,7 +17,10 @@ export async function stk_extractPublicKey(p: Params, net: NetworkConfig): Promi
   const acc = await findWalletAccount(net, address, 'userAddress');
   if ((await deployedClassHash(net, acc.address)) === undefined) return acc.publicKey;
   const [owner] = await chainCall(net, `read the owner of ${acc.address}`, () =>
-    providerFor(net).callContract({ contractAddress: acc.address, entrypoint: 'get_owner', calldata: [] }, 'pre_confirmed'),
+    providerFor(net).callContract(
+      { contractAddress: acc.address, entrypoint: 'get_owner', calldata: [] },
+      'pre_confirmed',
+    ),
   );
   return owner ? normHex(owner) : acc.publicKey;
 }

@@ -41,7 +41,11 @@ export async function stk_verifyMessage(p: Params, net: NetworkConfig): Promise<
   const n = ec.starkCurve.CURVE.n;
   if (r <= 0n || s <= 0n || r >= n || s >= n) return false;
   try {
-    return ec.starkCurve.verify(new ec.starkCurve.Signature(r, s), hash, ec.starkCurve.getPublicKey(acc.keys.privateKey));
+    return ec.starkCurve.verify(
+      new ec.starkCurve.Signature(r, s),
+      hash,
+      ec.starkCurve.getPublicKey(acc.keys.privateKey),
+    );
   } catch {
     // A signature the curve library cannot even decode does not verify.
     return false;

@@ -92,7 +92,10 @@ export async function startBackend(): Promise<{ info: BackendInfo; child: ChildP
   const [oldClass, newClass] = devchainArgentClassHashes();
   if (BACKEND === 'devchain') {
     const cli = join(REPO, 'packages', 'starknet-devchain', 'dist', 'cli.js');
-    const child = spawnLogged([cli, '--listen', '127.0.0.1:0', '--data-dir', join(dataDir, 'chain'), '--ready-file', ready], dataDir);
+    const child = spawnLogged(
+      [cli, '--listen', '127.0.0.1:0', '--data-dir', join(dataDir, 'chain'), '--ready-file', ready],
+      dataDir,
+    );
     const r = JSON.parse(await waitForFile(ready, child, 60_000)) as { rpc: string; chainId: string };
     return {
       child,
@@ -111,7 +114,10 @@ export async function startBackend(): Promise<{ info: BackendInfo; child: ChildP
     };
   }
   const cli = join(REPO, 'packages', 'gateway', 'dist', 'cli', 'main.js');
-  const child = spawnLogged([cli, 'start', '--listen', '127.0.0.1:0', '--data-dir', join(dataDir, 'gw'), '--ready-file', ready], dataDir);
+  const child = spawnLogged(
+    [cli, 'start', '--listen', '127.0.0.1:0', '--data-dir', join(dataDir, 'gw'), '--ready-file', ready],
+    dataDir,
+  );
   const r = JSON.parse(await waitForFile(ready, child, 120_000)) as {
     networks: Record<string, { family: string; http: string }>;
     devKey: { key: string; secret: string };

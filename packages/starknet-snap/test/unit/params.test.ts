@@ -13,7 +13,10 @@ const codeAndMessage = (fn: () => unknown) => {
 describe('params', () => {
   it('normalises addresses and names the parameter when one is bad', () => {
     expect(reqAddress({ a: '0x00AB' }, 'a')).toBe('0xab');
-    expect(codeAndMessage(() => reqAddress({ a: 'zz' }, 'a'))).toEqual({ code: -32602, message: expect.stringContaining('"a"') });
+    expect(codeAndMessage(() => reqAddress({ a: 'zz' }, 'a'))).toEqual({
+      code: -32602,
+      message: expect.stringContaining('"a"'),
+    });
     expect(codeAndMessage(() => reqAddress({}, 'senderAddress')).message).toContain('senderAddress');
     expect(codeAndMessage(() => reqAddress({ a: `0x8${'0'.repeat(62)}` }, 'a')).code).toBe(-32602);
   });

@@ -89,7 +89,11 @@ describe('accounts', () => {
   });
   it('does not mutate its input', () => {
     const s0 = emptyState();
-    const frozen = Object.freeze({ ...s0, accounts: Object.freeze([]) as never, transactions: Object.freeze([]) as never });
+    const frozen = Object.freeze({
+      ...s0,
+      accounts: Object.freeze([]) as never,
+      transactions: Object.freeze([]) as never,
+    });
     expect(() => upsertAccount(frozen, account())).not.toThrow();
     expect(frozen.accounts).toHaveLength(0);
   });
@@ -107,8 +111,16 @@ describe('transaction status transitions', () => {
   });
   it('applies status and execution outcome, ignoring backward moves', () => {
     let s = addTransaction(emptyState(), tx());
-    s = applyTransactionStatus(s, CHAIN, '0xabc', { status: 'ACCEPTED_ON_L2', executionStatus: 'REVERTED', failureReason: 'boom' });
-    expect(findTransaction(s, CHAIN, '0xABC')).toMatchObject({ status: 'ACCEPTED_ON_L2', executionStatus: 'REVERTED', failureReason: 'boom' });
+    s = applyTransactionStatus(s, CHAIN, '0xabc', {
+      status: 'ACCEPTED_ON_L2',
+      executionStatus: 'REVERTED',
+      failureReason: 'boom',
+    });
+    expect(findTransaction(s, CHAIN, '0xABC')).toMatchObject({
+      status: 'ACCEPTED_ON_L2',
+      executionStatus: 'REVERTED',
+      failureReason: 'boom',
+    });
     const again = applyTransactionStatus(s, CHAIN, '0xabc', { status: 'PENDING' });
     expect(again).toBe(s);
   });
@@ -125,12 +137,15 @@ describe('transaction status transitions', () => {
     expect(findAccount(ok, CHAIN, ADDR)?.status).toBe('initialized');
     const pending = applyTransactionStatus(base, CHAIN, '0xd', { status: 'PENDING' });
     expect(findAccount(pending, CHAIN, ADDR)?.status).toBe('initializing');
-    const reverted = applyTransactionStatus(base, CHAIN, '0xd', { status: 'ACCEPTED_ON_L2', executionStatus: 'REVERTED' });
+    const reverted = applyTransactionStatus(base, CHAIN, '0xd', {
+      status: 'ACCEPTED_ON_L2',
+      executionStatus: 'REVERTED',
+    });
     expect(findAccount(reverted, CHAIN, ADDR)).toBeUndefined();
     const rejected = applyTransactionStatus(base, CHAIN, '0xd', { status: 'REJECTED' });
     expect(findAccount(rejected, CHAIN, ADDR)).toBeUndefined();
   });
-  it('lists a sender\'s records newest first', () => {
+  it("lists a sender's records newest first", () => {
     let s = addTransaction(emptyState(), tx({ txnHash: '0x1', timestamp: 10 }));
     s = addTransaction(s, tx({ txnHash: '0x2', timestamp: 30 }));
     s = addTransaction(s, tx({ txnHash: '0x3', timestamp: 20, senderAddress: '0x5' }));
