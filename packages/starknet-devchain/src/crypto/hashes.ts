@@ -1,5 +1,6 @@
 /** Hash primitives used by the chain (Pedersen, Poseidon, sn_keccak), with memoised selectors. */
-import { keccak, pedersen as scurePedersen, poseidonHashMany } from '@scure/starknet';
+import { keccak, pedersen as scurePedersen } from '@scure/starknet';
+import { poseidonHashManyFast } from './poseidonFast.js';
 
 /** Pedersen hash of two felts. */
 export function pedersen(a: bigint, b: bigint): bigint {
@@ -8,7 +9,7 @@ export function pedersen(a: bigint, b: bigint): bigint {
 
 /** Poseidon hash of many felts. */
 export function poseidon(values: bigint[]): bigint {
-  return poseidonHashMany(values);
+  return poseidonHashManyFast(values);
 }
 
 const MASK_250 = 2n ** 250n - 1n;

