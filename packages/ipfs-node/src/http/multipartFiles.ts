@@ -1,6 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
-import busboy from 'busboy';
 import { IpfsNodeError } from '../errors.js';
 
 /** One part of a multipart request body, as Kubo's clients send files and directories. */
@@ -14,104 +12,214 @@ export interface MultipartFile {
   content: AsyncIterable<Uint8Array>;
 }
 
-interface Part {
-  field: string;
-  filename: string | undefined;
-  mimeType: string;
-  stream: Readable;
-}
+const CRLF = Buffer.from('\r\n');
+const HEADER_END = Buffer.from('\r\n\r\n');
+const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
- * Streams the parts of a `multipart/form-data` request one at a time. The request is read only
- * as fast as part contents are consumed (busboy pauses on a full part stream), so an upload is
- * never buffered whole. Unread content of a part is discarded when the next part is requested.
+ * Streams the parts of a `multipart/form-data` request one at a time, pulling the request body
+ * only as fast as part contents are consumed, so an upload is never buffered whole. Boundaries
+ * are found with `Buffer.indexOf` (native search). Unread content of a part is skipped when
+ * the next part is requested.
  */
 export async function* multipartFiles(req: IncomingMessage, signal: AbortSignal): AsyncGenerator<MultipartFile> {
-  let bb: busboy.Busboy;
-  try {
-    bb = busboy({
-      headers: req.headers,
-      preservePath: true,
-      defParamCharset: 'utf8',
-      highWaterMark: 1 << 20,
-      fileHwm: 1 << 20,
-    });
-  } catch (err) {
-    throw new IpfsNodeError('client', `invalid multipart body: ${(err as Error).message}`, { cause: err });
-  }
-  const parts: Part[] = [];
-  let closed = false;
-  let failure: unknown;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  bb.on('file', (field, stream, info) => {
-    parts.push({ field, filename: info.filename, mimeType: info.mimeType, stream });
-    notify();
-  });
-  bb.on('field', (field, value, info) => {
-    parts.push({ field, filename: undefined, mimeType: info.mimeType, stream: Readable.from([Buffer.from(value)]) });
-    notify();
-  });
-  bb.on('close', () => {
-    closed = true;
-    notify();
-  });
-  bb.on('error', (err) => {
-    failure = new IpfsNodeError('client', `invalid multipart body: ${(err as Error).message}`, { cause: err });
-    notify();
-  });
-  const onAbort = () => {
-    failure = signal.reason;
-    req.unpipe(bb);
-    bb.destroy();
-    for (const p of parts) p.stream.destroy();
-    notify();
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  req.on('error', (err) => {
-    failure = err;
-    notify();
-  });
-  req.pipe(bb);
-  let previous: Part | undefined;
+  const boundary = boundaryOf(req.headers['content-type'] ?? '');
+  const reader = new PartReader(req[Symbol.asyncIterator]() as AsyncIterator<Buffer>, boundary, signal);
   try {
     while (true) {
-      if (failure !== undefined) throw failure;
-      const part = parts.shift();
-      if (part !== undefined) {
-        previous = part;
-        yield toFile(part);
-        if (!part.stream.readableEnded) part.stream.resume();
-        continue;
-      }
-      if (closed) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+      const part = await reader.nextPart();
+      if (part === undefined) return;
+      yield part;
+      await reader.skipRest();
     }
   } finally {
-    signal.removeEventListener('abort', onAbort);
-    if (previous !== undefined && !previous.stream.readableEnded) previous.stream.resume();
+    await reader.close();
   }
 }
 
-function toFile(part: Part): MultipartFile {
-  const field = part.field.split('?')[0] ?? part.field;
-  let path = part.filename ?? '';
+function boundaryOf(contentType: string): string {
+  const m = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  const boundary = m?.[1] ?? m?.[2];
+  if (boundary === undefined || boundary.length > 200) {
+    throw new IpfsNodeError('client', 'invalid multipart body: missing or invalid boundary');
+  }
+  return boundary;
+}
+
+class PartReader {
+  private buf: Buffer = CRLF; // the first delimiter has no preceding CRLF: pretend it has
+  private ended = false;
+  private inBody = false;
+  private finished = false;
+  private readonly delimiter: Buffer;
+
+  constructor(
+    private readonly source: AsyncIterator<Buffer>,
+    boundary: string,
+    private readonly signal: AbortSignal,
+  ) {
+    this.delimiter = Buffer.from(`\r\n--${boundary}`);
+  }
+
+  /** Appends the next request chunk; false at the end of the request. */
+  private async fill(): Promise<boolean> {
+    this.signal.throwIfAborted();
+    if (this.ended) return false;
+    const next = await this.source.next();
+    this.signal.throwIfAborted();
+    if (next.done === true) {
+      this.ended = true;
+      return false;
+    }
+    this.buf = this.buf.byteLength === 0 ? next.value : Buffer.concat([this.buf, next.value]);
+    return true;
+  }
+
+  private truncated(): IpfsNodeError {
+    return new IpfsNodeError('client', 'invalid multipart body: unexpected end of request');
+  }
+
+  async nextPart(): Promise<MultipartFile | undefined> {
+    if (this.finished) return undefined;
+    // find the next delimiter (the preamble before the first one is ignored)
+    while (true) {
+      const at = this.buf.indexOf(this.delimiter);
+      if (at >= 0) {
+        this.buf = this.buf.subarray(at + this.delimiter.byteLength);
+        break;
+      }
+      this.buf = this.buf.subarray(Math.max(0, this.buf.byteLength - this.delimiter.byteLength + 1));
+      if (!(await this.fill())) throw this.truncated();
+    }
+    // "--" closes the body; otherwise optional padding then CRLF
+    while (this.buf.byteLength < 2) if (!(await this.fill())) throw this.truncated();
+    if (this.buf[0] === 0x2d && this.buf[1] === 0x2d) {
+      this.finished = true;
+      return undefined;
+    }
+    while (true) {
+      const eol = this.buf.indexOf(CRLF);
+      if (eol >= 0) {
+        this.buf = this.buf.subarray(eol + 2);
+        break;
+      }
+      if (this.buf.byteLength > 1024) throw new IpfsNodeError('client', 'invalid multipart body: bad delimiter line');
+      if (!(await this.fill())) throw this.truncated();
+    }
+    // headers
+    let headerText: string;
+    while (true) {
+      if (this.buf.byteLength >= 2 && this.buf[0] === 0x0d && this.buf[1] === 0x0a) {
+        headerText = '';
+        this.buf = this.buf.subarray(2);
+        break;
+      }
+      const end = this.buf.indexOf(HEADER_END);
+      if (end >= 0) {
+        headerText = this.buf.subarray(0, end).toString('utf8');
+        this.buf = this.buf.subarray(end + 4);
+        break;
+      }
+      if (this.buf.byteLength > MAX_HEADER_BYTES)
+        throw new IpfsNodeError('client', 'invalid multipart body: headers too large');
+      if (!(await this.fill())) throw this.truncated();
+    }
+    this.inBody = true;
+    return toFile(parseHeaders(headerText), this.body());
+  }
+
+  /** The current part's bytes, up to (not including) the next delimiter. */
+  private async *body(): AsyncGenerator<Uint8Array> {
+    const keep = this.delimiter.byteLength - 1;
+    while (this.inBody) {
+      const at = this.buf.indexOf(this.delimiter);
+      if (at >= 0) {
+        const data = this.buf.subarray(0, at);
+        // leave the delimiter in place for nextPart
+        this.buf = this.buf.subarray(at);
+        this.inBody = false;
+        if (data.byteLength > 0) yield data;
+        return;
+      }
+      if (this.buf.byteLength > keep) {
+        const data = this.buf.subarray(0, this.buf.byteLength - keep);
+        this.buf = this.buf.subarray(this.buf.byteLength - keep);
+        yield data;
+      }
+      if (!(await this.fill())) throw this.truncated();
+    }
+  }
+
+  /** Skips whatever the consumer left unread of the current part. */
+  async skipRest(): Promise<void> {
+    if (!this.inBody) return;
+    for await (const _ of this.body()) {
+      // discard
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.ended) await this.source.return?.();
+  }
+}
+
+interface PartHeaders {
+  field: string;
+  filename: string | undefined;
+  contentType: string;
+}
+
+function parseHeaders(text: string): PartHeaders {
+  let field = '';
+  let filename: string | undefined;
+  let contentType = 'application/octet-stream';
+  for (const line of text.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'content-type') contentType = value.split(';')[0]!.trim().toLowerCase();
+    if (name !== 'content-disposition') continue;
+    const params = dispositionParams(value);
+    field = params.get('name') ?? '';
+    const extended = params.get('filename*');
+    if (extended !== undefined) {
+      const m = /^([^']*)'[^']*'(.*)$/.exec(extended);
+      filename = m === null ? extended : safeDecode(m[2]!);
+    } else {
+      filename = params.get('filename');
+    }
+  }
+  return { field, filename, contentType };
+}
+
+/** Parameters of a Content-Disposition value (`form-data; name="file"; filename="a%2Fb"`). */
+function dispositionParams(value: string): Map<string, string> {
+  const params = new Map<string, string>();
+  const re = /;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
+  for (let m = re.exec(value); m !== null; m = re.exec(value)) {
+    const v = m[2] === undefined ? (m[3] ?? '').trim() : m[2].replace(/\\(.)/g, '$1');
+    params.set(m[1]!.toLowerCase(), v);
+  }
+  return params;
+}
+
+function safeDecode(s: string): string {
   try {
-    path = decodeURIComponent(path);
+    return decodeURIComponent(s);
   } catch {
     // not percent-encoded (the Go client sends plain names): keep as sent
+    return s;
   }
+}
+
+function toFile(h: PartHeaders, content: AsyncIterable<Uint8Array>): MultipartFile {
+  const field = h.field.split('?')[0] ?? h.field;
   const type =
-    part.mimeType === 'application/x-directory'
+    h.contentType === 'application/x-directory'
       ? 'directory'
-      : part.mimeType === 'application/symlink'
+      : h.contentType === 'application/symlink'
         ? 'symlink'
         : 'file';
-  return { field, path, type, content: part.stream };
+  return { field, path: safeDecode(h.filename ?? ''), type, content };
 }
