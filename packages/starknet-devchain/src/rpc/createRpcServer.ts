@@ -9,7 +9,7 @@ const MAX_BODY = 50 * 1024 * 1024;
 
 /** Create (not start) the HTTP server serving JSON-RPC for `ctx`. */
 export function createRpcServer(ctx: MethodContext): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && path === '/is_alive') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('Alive!!!');
@@ -44,6 +44,11 @@ export function createRpcServer(ctx: MethodContext): Server {
       else send(res, out);
     });
   });
+  // Clients keep connections open while the chain is busy executing; do not race them on idle sockets.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 0;
+  return server;
 }
 
 function send(res: import('node:http').ServerResponse, body: unknown): void {
