@@ -5,7 +5,11 @@ import { pinRecursive } from '../pinning/pinRecursive.js';
 import type { Repo } from '../repo/Repo.js';
 import { importerOptions } from '../unixfs/importerOptions.js';
 import { Channel } from '../util/Channel.js';
+import { readAhead } from '../util/readAhead.js';
 import type { CommandContext, CommandResult } from './types.js';
+
+/** Upload bytes buffered ahead of the importer (its block batches are 50 × 256 KiB). */
+const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 
 /** Bytes between two progress values. */
 const PROGRESS_STEP = 256 * 1024;
@@ -84,10 +88,9 @@ async function* toCandidates(
       yield { path: file.path, link: target } as unknown as ImportCandidate;
       continue;
     }
-    yield {
-      path: file.path,
-      content: onProgress === undefined ? file.content : counted(file.path, file.content, onProgress),
-    };
+    // the importer takes blocks in batches: keep the upload flowing meanwhile (bounded)
+    const content = readAhead(file.content, READ_AHEAD_BYTES);
+    yield { path: file.path, content: onProgress === undefined ? content : counted(file.path, content, onProgress) };
   }
 }
 

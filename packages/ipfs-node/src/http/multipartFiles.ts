@@ -130,7 +130,6 @@ class PartReader {
 
   /** The current part's bytes, up to (not including) the next delimiter. */
   private async *body(): AsyncGenerator<Uint8Array> {
-    const keep = this.delimiter.byteLength - 1;
     while (this.inBody) {
       const at = this.buf.indexOf(this.delimiter);
       if (at >= 0) {
@@ -141,13 +140,26 @@ class PartReader {
         if (data.byteLength > 0) yield data;
         return;
       }
-      if (this.buf.byteLength > keep) {
-        const data = this.buf.subarray(0, this.buf.byteLength - keep);
-        this.buf = this.buf.subarray(this.buf.byteLength - keep);
+      // keep back only a tail that could start a delimiter split across reads (usually none,
+      // so the next read is used as is, without copying)
+      const cut = this.partialDelimiterAt();
+      if (cut > 0) {
+        const data = this.buf.subarray(0, cut);
+        this.buf = this.buf.subarray(cut);
         yield data;
       }
       if (!(await this.fill())) throw this.truncated();
     }
+  }
+
+  /** Where a suffix of the buffer that is a prefix of the delimiter begins (buffer length if none). */
+  private partialDelimiterAt(): number {
+    const buf = this.buf;
+    for (let p = Math.max(0, buf.byteLength - this.delimiter.byteLength + 1); p < buf.byteLength; p++) {
+      if (buf[p] !== 0x0d) continue;
+      if (buf.subarray(p).equals(this.delimiter.subarray(0, buf.byteLength - p))) return p;
+    }
+    return buf.byteLength;
   }
 
   /** Skips whatever the consumer left unread of the current part. */
