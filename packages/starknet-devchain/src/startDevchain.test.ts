@@ -213,7 +213,7 @@ describe('starknet.js Account against the dev chain', () => {
 
   it('deploys a native ERC20 through the UDC and reads it with a Contract', async () => {
     const erc20Hash = `0x${nativeClasses.erc20.classHash.toString(16)}`;
-    const res = await funder.deployContract({
+    const res = await funder.deploy({
       classHash: erc20Hash,
       constructorCalldata: CallData.compile({
         name: 'Test',
@@ -225,8 +225,23 @@ describe('starknet.js Account against the dev chain', () => {
       salt: '0x42',
     });
     await provider.waitForTransaction(res.transaction_hash, { retryInterval: 50 });
+    const deployed = res.contract_address[0]!;
+    expect(deployed).toBe(
+      hash.calculateContractAddressFromHash(
+        hash.computePedersenHash(funder.address, '0x42'),
+        erc20Hash,
+        CallData.compile({
+          name: 'Test',
+          symbol: 'TST',
+          decimals: 18,
+          initial_supply: uint256.bnToUint256(5000n),
+          recipient: funder.address,
+        }),
+        '0x02ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125',
+      ),
+    );
     const { abi } = await provider.getClassByHash(erc20Hash);
-    const token = new Contract({ abi, address: res.contract_address, providerOrAccount: provider });
+    const token = new Contract({ abi, address: deployed, providerOrAccount: provider });
     expect(BigInt(await token.balance_of(funder.address))).toBe(5000n);
   });
 });

@@ -86,6 +86,9 @@ function parseEntryPoints(value: unknown, field: string): SierraEntryPoint[] {
   });
 }
 
+/** Largest accepted Sierra program, in felts (about the protocol's 4 MB class size limit). */
+export const MAX_SIERRA_FELTS = 81_290;
+
 /** Parse a submitted Sierra class (the program may be an array or a gzip+base64 string). */
 export function parseContractClass(value: unknown): SierraContractClass {
   const o = obj(value, 'contract_class');
@@ -99,8 +102,19 @@ export function parseContractClass(value: unknown): SierraContractClass {
   }
   const eps = obj(o.entry_points_by_type, 'contract_class.entry_points_by_type');
   const abi = o.abi === undefined ? '' : typeof o.abi === 'string' ? o.abi : JSON.stringify(o.abi);
-  if (typeof o.contract_class_version !== 'string')
+  if (typeof o.contract_class_version !== 'string') {
     throw invalidParams('contract_class.contract_class_version: expected a string');
+  }
+  if (o.contract_class_version !== '0.1.0') {
+    throw new DevchainError(ErrorCode.UNSUPPORTED_CONTRACT_CLASS_VERSION, {
+      data: `contract_class_version ${o.contract_class_version} (supported: 0.1.0)`,
+    });
+  }
+  if (Array.isArray(program) && program.length > MAX_SIERRA_FELTS) {
+    throw new DevchainError(ErrorCode.CONTRACT_CLASS_SIZE_IS_TOO_LARGE, {
+      data: `sierra_program has ${program.length} felts (limit ${MAX_SIERRA_FELTS})`,
+    });
+  }
   return {
     sierra_program: parseFelts(program, 'contract_class.sierra_program').map(toHex),
     contract_class_version: o.contract_class_version,

@@ -295,3 +295,53 @@ export function transferCalldata(token: string, recipient: string, amount: bigin
     num.toHex(amount >> 128n),
   ];
 }
+
+/** A signed v3 DEPLOY_ACCOUNT of the older shape with only l1_gas and l2_gas bounds. */
+export function deployAccountV3TwoBounds(
+  classHash: string,
+  ctor: string[],
+  salt: string,
+  privateKey: string,
+  b: {
+    l1_gas: { max_amount: bigint; max_price_per_unit: bigint };
+    l2_gas: { max_amount: bigint; max_price_per_unit: bigint };
+  },
+) {
+  const address = hash.calculateContractAddressFromHash(salt, classHash, ctor, 0);
+  const feeHash = hash.computePoseidonHashOnElements([
+    0n,
+    v3hash.encodeResourceBoundsL1(b as any),
+    v3hash.encodeResourceBoundsL2(b as any),
+  ]);
+  const h = hash.computePoseidonHashOnElements([
+    '0x6465706c6f795f6163636f756e74', // 'deploy_account'
+    3n,
+    address,
+    feeHash,
+    hash.computePoseidonHashOnElements([]),
+    SEPOLIA,
+    0n,
+    0n,
+    hash.computePoseidonHashOnElements(ctor),
+    classHash,
+    salt,
+  ]);
+  return {
+    hash: h,
+    address,
+    tx: {
+      type: 'DEPLOY_ACCOUNT',
+      version: '0x3',
+      signature: sign(h, privateKey),
+      nonce: '0x0',
+      contract_address_salt: salt,
+      constructor_calldata: ctor,
+      class_hash: classHash,
+      resource_bounds: hexBounds(b),
+      tip: '0x0',
+      paymaster_data: [],
+      nonce_data_availability_mode: 'L1',
+      fee_data_availability_mode: 'L1',
+    },
+  };
+}

@@ -8,6 +8,7 @@ import {
   declareV2,
   declareV3,
   deployAccountV1,
+  deployAccountV3TwoBounds,
   invokeV1,
   invokeV3,
   invokeV3TwoBounds,
@@ -109,6 +110,41 @@ describe('older transaction shapes', () => {
     const decl = declareV2(a0.address, 'declare-v2', await nonceOf(a0.address), 10n ** 16n, a0.private_key);
     const r2 = await rawRpc(dc.rpcUrl, 'starknet_addDeclareTransaction', { declare_transaction: decl.tx });
     expect(r2.result).toEqual({ transaction_hash: decl.hash, class_hash: decl.classHash });
+  });
+});
+
+describe('older transaction shapes (continued)', () => {
+  it('accepts DEPLOY_ACCOUNT v3 with only l1_gas and l2_gas bounds (all gas accounted as L1 gas)', async () => {
+    const { ec } = await import('starknet');
+    const pk = '0x2b0b';
+    const pub = ec.starkCurve.getStarkKey(pk);
+    const b = {
+      l1_gas: { max_amount: 2_000_000n, max_price_per_unit: 2n * 10n ** 9n },
+      l2_gas: { max_amount: 0n, max_price_per_unit: 0n },
+    };
+    const d = deployAccountV3TwoBounds(num.toHex(nativeClasses.argentV030.classHash), [pub, '0x0'], pub, pk, b);
+    await rpcResult(dc.rpcUrl, 'devnet_mint', { address: d.address, amount: 1e18, unit: 'FRI' });
+    const r = await rawRpc(dc.rpcUrl, 'starknet_addDeployAccountTransaction', { deploy_account_transaction: d.tx });
+    expect(r.result).toEqual({ transaction_hash: d.hash, contract_address: d.address });
+    const receipt = await rpcResult(dc.rpcUrl, 'starknet_getTransactionReceipt', { transaction_hash: d.hash });
+    expect(receipt.execution_resources).toEqual({ l1_gas: 900_000 + 2 * 5_000 + 224, l1_data_gas: 0, l2_gas: 0 });
+    expect(BigInt(receipt.actual_fee.amount)).toBe(BigInt(receipt.execution_resources.l1_gas) * 10n ** 9n);
+    expect(await balance(STRK, d.address)).toBe(10n ** 18n - BigInt(receipt.actual_fee.amount));
+  });
+
+  it('rejects unsupported class versions (62) and oversized classes (57)', async () => {
+    const decl = declareV3(a0.address, 'bad-version', await nonceOf(a0.address), a0.private_key);
+    const bad = { ...decl.tx, contract_class: { ...decl.tx.contract_class, contract_class_version: '0.0.1' } };
+    expect((await rawRpc(dc.rpcUrl, 'starknet_addDeclareTransaction', { declare_transaction: bad })).error?.code).toBe(
+      62,
+    );
+    const big = {
+      ...decl.tx,
+      contract_class: { ...decl.tx.contract_class, sierra_program: Array.from({ length: 81_291 }, () => '0x1') },
+    };
+    expect((await rawRpc(dc.rpcUrl, 'starknet_addDeclareTransaction', { declare_transaction: big })).error?.code).toBe(
+      57,
+    );
   });
 });
 

@@ -1,0 +1,90 @@
+import { num } from 'starknet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceSlot } from '../../contracts/erc20.js';
+import { type RunningDevchain, startDevchain } from '../../startDevchain.js';
+import { rawRpc, rpcResult } from '../../testing/rpc.js';
+import { invokeV3, transferCalldata } from '../../testing/signedTx.js';
+
+const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+let dc: RunningDevchain;
+let a0: { address: string; private_key: string };
+let a1: { address: string; private_key: string };
+
+beforeAll(async () => {
+  dc = await startDevchain({ port: 0, accounts: 2 });
+  [a0, a1] = await rpcResult(dc.rpcUrl, 'devnet_getPredeployedAccounts');
+});
+
+afterAll(async () => {
+  await dc.close();
+});
+
+describe('simulateTransactions and other reads', () => {
+  it('simulates a sequence with traces and fee estimations equal to estimateFee, committing nothing', async () => {
+    const t1 = invokeV3(a0.address, transferCalldata(STRK, a1.address, 10n), 0n, a0.private_key);
+    const t2 = invokeV3(a0.address, transferCalldata(STRK, a1.address, 20n), 1n, a0.private_key);
+    const sim = await rpcResult(dc.rpcUrl, 'starknet_simulateTransactions', {
+      block_id: 'latest',
+      transactions: [t1.tx, t2.tx],
+      simulation_flags: [],
+    });
+    expect(sim).toHaveLength(2);
+    expect(sim[1].transaction_trace.type).toBe('INVOKE');
+    expect(sim[1].transaction_trace.execute_invocation.is_reverted).toBe(false);
+    const est = await rpcResult(dc.rpcUrl, 'starknet_estimateFee', {
+      request: [t1.tx, t2.tx],
+      simulation_flags: [],
+      block_id: 'latest',
+    });
+    expect(sim.map((s: any) => s.fee_estimation)).toEqual(est);
+    const skipped = await rpcResult(dc.rpcUrl, 'starknet_simulateTransactions', {
+      block_id: 'latest',
+      transactions: [{ ...t1.tx, signature: [] }],
+      simulation_flags: ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
+    });
+    expect(skipped[0].fee_estimation.overall_fee).toBe(est[0].overall_fee);
+    const unsigned = await rawRpc(dc.rpcUrl, 'starknet_simulateTransactions', {
+      block_id: 'latest',
+      transactions: [{ ...t1.tx, signature: [] }],
+      simulation_flags: [],
+    });
+    expect(unsigned.error?.code).toBe(41);
+    expect(await rpcResult(dc.rpcUrl, 'starknet_getNonce', { block_id: 'latest', contract_address: a0.address })).toBe(
+      '0x0',
+    );
+  });
+
+  it('getStorageAt reads the ERC20 balance slots; counts, indexes and misc methods', async () => {
+    const t = invokeV3(a0.address, transferCalldata(STRK, a1.address, 10n), 0n, a0.private_key);
+    await rpcResult(dc.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: t.tx });
+    const slot = num.toHex(balanceSlot(BigInt(a1.address)));
+    const low = await rpcResult(dc.rpcUrl, 'starknet_getStorageAt', {
+      contract_address: STRK,
+      key: slot,
+      block_id: 'latest',
+    });
+    expect(BigInt(low)).toBe(10n ** 21n + 10n);
+    const atGenesis = await rpcResult(dc.rpcUrl, 'starknet_getStorageAt', [STRK, slot, { block_number: 0 }]);
+    expect(BigInt(atGenesis)).toBe(10n ** 21n);
+    expect(await rpcResult(dc.rpcUrl, 'starknet_getBlockTransactionCount', { block_id: 'latest' })).toBe(1);
+    expect(
+      (await rpcResult(dc.rpcUrl, 'starknet_getTransactionByBlockIdAndIndex', { block_id: 'latest', index: 0 }))
+        .transaction_hash,
+    ).toBe(t.hash);
+    expect(await rpcResult(dc.rpcUrl, 'starknet_syncing')).toBe(false);
+    const su = await rpcResult(dc.rpcUrl, 'starknet_getStateUpdate', { block_id: 'latest' });
+    expect(su.state_diff.nonces).toEqual([{ contract_address: a0.address, nonce: '0x1' }]);
+    const block = await rpcResult(dc.rpcUrl, 'starknet_getBlockWithTxs', { block_id: 'latest' });
+    expect(su.old_root).not.toBe(su.new_root);
+    expect(block.new_root).toBe(su.new_root);
+    expect(
+      (await rawRpc(dc.rpcUrl, 'starknet_estimateMessageFee', { message: {}, block_id: 'latest' })).error?.code,
+    ).toBe(63);
+    expect((await rawRpc(dc.rpcUrl, 'starknet_getBlockWithTxs', { block_id: 'l1_accepted' })).error?.code).toBe(24);
+    expect(
+      (await rawRpc(dc.rpcUrl, 'starknet_getStorageAt', { contract_address: '0x5', key: '0x0', block_id: 'latest' }))
+        .error?.code,
+    ).toBe(20);
+    expect((await rawRpc(dc.rpcUrl, 'starknet_getNonce', { block_id: 'latest' })).error?.code).toBe(-32602);
+  });
+});
