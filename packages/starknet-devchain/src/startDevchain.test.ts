@@ -244,4 +244,48 @@ describe('starknet.js Account against the dev chain', () => {
     const token = new Contract({ abi, address: deployed, providerOrAccount: provider });
     expect(BigInt(await token.balance_of(funder.address))).toBe(5000n);
   });
+
+  it('serves the starknet.js read API without parse errors', async () => {
+    const latest = await provider.getBlockLatestAccepted();
+    const block = await provider.getBlockWithTxs(latest.block_number);
+    expect(block.transactions.length).toBe(1);
+    const withReceipts = await provider.getBlockWithReceipts('latest');
+    expect(withReceipts.transactions[0]!.receipt.transaction_hash).toBe(block.transactions[0]!.transaction_hash);
+    const hashes = await provider.getBlockWithTxHashes(latest.block_hash);
+    expect(hashes.transactions).toEqual([block.transactions[0]!.transaction_hash]);
+    const pre = await provider.getBlock('pre_confirmed');
+    expect(pre.block_number).toBe(latest.block_number + 1);
+    const su = await provider.getStateUpdate(latest.block_number);
+    expect(su.state_diff.nonces.length).toBeGreaterThan(0);
+    const txHash = block.transactions[0]!.transaction_hash;
+    expect((await provider.getTransactionByHash(txHash)).transaction_hash).toBe(txHash);
+    expect((await provider.getTransactionReceipt(txHash)).isSuccess()).toBe(true);
+    expect(await provider.getTransactionStatus(txHash)).toMatchObject({ finality_status: 'ACCEPTED_ON_L2' });
+    expect(await provider.getBlockTransactionCount(latest.block_number)).toBe(1);
+    const events = await provider.getEvents({
+      from_block: { block_number: 0 },
+      to_block: 'latest',
+      address: STRK,
+      keys: [[hash.getSelectorFromName('Transfer')]],
+      chunk_size: 3,
+    });
+    expect(events.events).toHaveLength(3);
+    expect(events.continuation_token).toBeDefined();
+    const next = await provider.getEvents({
+      from_block: { block_number: 0 },
+      to_block: 'latest',
+      address: STRK,
+      chunk_size: 3,
+      continuation_token: events.continuation_token!,
+    });
+    expect(next.events[0]).not.toEqual(events.events[0]);
+    expect(BigInt((await provider.getStorageAt(STRK, '0x0', 'latest')).value)).toBe(0n);
+    const fee = await funder.estimateInvokeFee({
+      contractAddress: STRK,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: funder.address, amount: uint256.bnToUint256(1n) }),
+    });
+    expect(fee.overall_fee).toBeGreaterThan(0n);
+    expect(fee.unit).toBe('FRI');
+  });
 });
