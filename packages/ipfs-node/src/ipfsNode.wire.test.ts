@@ -216,6 +216,26 @@ describe('Kubo wire behaviour (embedded node, raw HTTP)', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('an NDJSON stream that fails mid-way ends with an error line and the trailer', async () => {
+    const res = await raw(
+      `${api}/api/v0/block/put`,
+      multipart([
+        { name: 'file', data: 'small block' },
+        { name: 'file', data: Buffer.alloc(2 * 1024 * 1024 + 1) },
+      ]),
+    );
+    expect(res.status).toBe(200);
+    const lines = res.body
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toHaveProperty('Key');
+    expect(lines[1]).toMatchObject({ Code: 0, Type: 'error' });
+    expect(res.trailers['x-stream-error']).toMatch(/^produced block is over 2MiB/);
+  });
+
   it('a failure after streaming started is reported in the X-Stream-Error trailer', async () => {
     const { root, lastLeaf } = await addLarge(api, 48 * 1024 * 1024, 'trailer');
     const result = await catWithBlockRemoved(api, root, lastLeaf);
