@@ -36,11 +36,11 @@ export async function add(ctx: CommandContext): Promise<CommandResult> {
     const candidates = toCandidates(ctx.files(), progress && !silent ? (v) => out.push(v) : undefined);
     for await (const entry of importer(candidates, store, importOptions)) {
       results.push(entry);
-      if (!silent && !quieter) out.push(toOutput(entry));
+      if (!silent && !quieter) out.push(toOutput(entry, ctx.cidString));
     }
     ctx.signal.throwIfAborted();
     const last = results.at(-1);
-    if (quieter && !silent && last !== undefined) out.push(toOutput(last));
+    if (quieter && !silent && last !== undefined) out.push(toOutput(last, ctx.cidString));
     if (!pin) return;
     const roots = importOptions.wrapWithDirectory
       ? last === undefined
@@ -58,9 +58,10 @@ export async function add(ctx: CommandContext): Promise<CommandResult> {
   return { kind: 'values', values: out };
 }
 
-function toOutput(entry: ImportResult): { Name: string; Hash: string; Size: string } {
-  const name = entry.path === undefined || entry.path === '' ? entry.cid.toString() : entry.path;
-  return { Name: name, Hash: entry.cid.toString(), Size: entry.size.toString() };
+function toOutput(entry: ImportResult, cidString: (cid: CID) => string): { Name: string; Hash: string; Size: string } {
+  const hash = cidString(entry.cid);
+  const name = entry.path === undefined || entry.path === '' ? hash : entry.path;
+  return { Name: name, Hash: hash, Size: entry.size.toString() };
 }
 
 function unique(cids: CID[]): CID[] {

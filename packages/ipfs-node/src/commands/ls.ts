@@ -42,7 +42,7 @@ export async function ls(ctx: CommandContext): Promise<CommandResult> {
         }
         links.push({
           Name: child.name,
-          Hash: child.cid.toString(),
+          Hash: ctx.cidString(child.cid),
           Size: withSize ? Number(size) : 0,
           Type: type,
           Target: target,
@@ -53,7 +53,7 @@ export async function ls(ctx: CommandContext): Promise<CommandResult> {
         const size = node.blockSizes?.[i] ?? 0n;
         links.push({
           Name: link.Name ?? '',
-          Hash: link.Hash.toString(),
+          Hash: ctx.cidString(link.Hash),
           Size: Number(size),
           Type: TYPE.file,
           Target: '',

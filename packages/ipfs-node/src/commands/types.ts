@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { CID } from 'multiformats/cid';
 import type { MultipartFile } from '../http/multipartFiles.js';
 import type { Repo } from '../repo/Repo.js';
 
@@ -49,6 +50,8 @@ export interface CommandContext {
   node: NodeFacts;
   args: string[];
   options: CommandOptions;
+  /** Writes a CID for output (honours `cid-base` and `upgrade-cidv0-in-output`). */
+  cidString(cid: CID): string;
   /** The multipart file parts of the request body, in order; pulled one at a time. */
   files(): AsyncIterable<MultipartFile>;
   request: IncomingMessage;

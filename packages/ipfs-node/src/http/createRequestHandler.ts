@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { commandTable } from '../commands/table.js';
 import type { CommandContext, CommandSpec, NodeFacts } from '../commands/types.js';
+import { cidFormatter } from '../dag/cidFormatter.js';
 import { IpfsNodeError } from '../errors.js';
 import type { Repo } from '../repo/Repo.js';
 import { multipartFiles } from './multipartFiles.js';
@@ -134,12 +135,14 @@ function buildContext(
     throw new IpfsNodeError('request', `file argument '${fileArg.name}' is required`);
   }
   const options = parseOptions(url.searchParams, spec.options);
+  const cidString = cidFormatter(options);
   let consumed = false;
   return {
     repo: deps.repo,
     node: deps.facts,
     args,
     options,
+    cidString,
     request: req,
     signal,
     files: () => {

@@ -7,6 +7,7 @@ export const globalOptions: Readonly<Record<string, OptionSpec>> = {
   'stream-channels': { type: 'bool', default: false },
   timeout: { type: 'string' },
   'cid-base': { type: 'string' },
+  'upgrade-cidv0-in-output': { type: 'bool', default: false },
   offline: { type: 'bool', default: true },
 };
 

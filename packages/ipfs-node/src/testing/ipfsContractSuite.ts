@@ -5,6 +5,7 @@ import * as dagCbor from '@ipld/dag-cbor';
 import * as dagJson from '@ipld/dag-json';
 import * as dagPb from '@ipld/dag-pb';
 import { create, type KuboRPCClient } from 'kubo-rpc-client';
+import { base36 } from 'multiformats/bases/base36';
 import { CID } from 'multiformats/cid';
 import * as raw from 'multiformats/codecs/raw';
 import { sha256 } from 'multiformats/hashes/sha2';
@@ -236,6 +237,23 @@ export function ipfsContractSuite(
         await client.add(randomBytes(600_000), { progress: (bytes: number) => seen.push(bytes) });
         expect(seen.length).toBeGreaterThan(0);
         expect(seen.at(-1)).toBe(600_000);
+      });
+
+      it('cid-base writes CIDv1 in that base, upgrading CIDv0', async () => {
+        const v0 = CID.parse('QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN');
+        const form = () => {
+          const f = new FormData();
+          f.append('file', new Blob(['hello\n']));
+          return f;
+        };
+        const b32 = await jsonOf(await post('add', { 'cid-base': 'base32' }, { body: form() }));
+        expect(b32.Hash).toBe(v0.toV1().toString());
+        const b36 = await jsonOf(await post('add', { 'cid-base': 'base36', 'cid-version': '1' }, { body: form() }));
+        expect(b36.Hash).toBe(
+          CID.parse('bafkreicysg23kiwv34eg2d7qweipxwosdo2py4ldv42nbauguluen5v6am').toString(base36),
+        );
+        const kept = await jsonOf(await post('add', { 'cid-base': 'base58btc' }, { body: form() }));
+        expect(kept.Hash).toBe(v0.toString());
       });
 
       it('pins by default and not with pin=false', async () => {

@@ -50,7 +50,7 @@ export async function blockPut(ctx: CommandContext): Promise<CommandResult> {
         await ctx.repo.blocks.put(cid, bytes, ctx.signal);
         if (pin) await pinRecursive(ctx.repo, cid, { signal: ctx.signal });
       });
-      yield { Key: cid.toString(), Size: bytes.byteLength };
+      yield { Key: ctx.cidString(cid), Size: bytes.byteLength };
     }
   };
   return { kind: 'values', values: values() };

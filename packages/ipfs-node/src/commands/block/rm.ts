@@ -31,8 +31,8 @@ export async function blockRm(ctx: CommandContext): Promise<CommandResult> {
           error = toIpfsNodeError(err).message;
         }
       }
-      if (error !== undefined) out.push({ Hash: cid.toString(), Error: error });
-      else if (!quiet) out.push({ Hash: cid.toString() });
+      if (error !== undefined) out.push({ Hash: ctx.cidString(cid), Error: error });
+      else if (!quiet) out.push({ Hash: ctx.cidString(cid) });
     }
     return out;
   });

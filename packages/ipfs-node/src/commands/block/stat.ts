@@ -5,5 +5,5 @@ import type { CommandContext, CommandResult } from '../types.js';
 export async function blockStat(ctx: CommandContext): Promise<CommandResult> {
   const cid = await parseCid(ctx.repo.blocks, ctx.args[0]!, ctx.signal);
   const bytes = await ctx.repo.blocks.get(cid, ctx.signal);
-  return { kind: 'value', value: { Key: cid.toString(), Size: bytes.byteLength } };
+  return { kind: 'value', value: { Key: ctx.cidString(cid), Size: bytes.byteLength } };
 }

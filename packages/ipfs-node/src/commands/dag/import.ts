@@ -49,7 +49,7 @@ export async function dagImport(ctx: CommandContext): Promise<CommandResult> {
         } catch (err) {
           message = toIpfsNodeError(err).message;
         }
-        out.push({ Root: { Cid: { '/': root.toString() }, PinErrorMsg: message } });
+        out.push({ Root: { Cid: { '/': ctx.cidString(root) }, PinErrorMsg: message } });
       }
       return out;
     });

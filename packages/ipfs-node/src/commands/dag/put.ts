@@ -50,7 +50,7 @@ export async function dagPut(ctx: CommandContext): Promise<CommandResult> {
         await ctx.repo.blocks.put(cid, bytes, ctx.signal);
         if (pin) await pinRecursive(ctx.repo, cid, { signal: ctx.signal });
       });
-      yield { Cid: { '/': cid.toString() } };
+      yield { Cid: { '/': ctx.cidString(cid) } };
     }
   };
   return { kind: 'values', values: values() };

@@ -15,7 +15,7 @@ export async function pinAdd(ctx: CommandContext): Promise<CommandResult> {
         signal: ctx.signal,
         ...(name === undefined ? {} : { name }),
       });
-      pins.push(cid.toString());
+      pins.push(ctx.cidString(cid));
     }
   });
   return { kind: 'value', value: { Pins: pins } };

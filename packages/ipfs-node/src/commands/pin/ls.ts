@@ -32,9 +32,9 @@ export async function pinLs(ctx: CommandContext): Promise<CommandResult> {
       const pin = await ctx.repo.pins.get(cid);
       const via = reached.get(multihashKey(cid));
       if (pin !== undefined && (type === 'all' || type === pin.type)) {
-        listed.push({ cid: cid.toString(), type: pin.type, name: pin.name });
+        listed.push({ cid: ctx.cidString(cid), type: pin.type, name: pin.name });
       } else if (via !== undefined && needIndirect) {
-        listed.push({ cid: cid.toString(), type: `indirect through ${via.root}`, name: '' });
+        listed.push({ cid: ctx.cidString(cid), type: `indirect through ${ctx.cidString(via.root)}`, name: '' });
       } else {
         throw new IpfsNodeError('command', `path '${arg}' is not pinned`);
       }
@@ -43,11 +43,12 @@ export async function pinLs(ctx: CommandContext): Promise<CommandResult> {
     const roots = new Set<string>();
     for await (const pin of ctx.repo.pins.all()) {
       roots.add(multihashKey(pin.cid));
-      if (type === 'all' || type === pin.type) listed.push({ cid: pin.cid.toString(), type: pin.type, name: pin.name });
+      if (type === 'all' || type === pin.type)
+        listed.push({ cid: ctx.cidString(pin.cid), type: pin.type, name: pin.name });
     }
     if (needIndirect) {
       for (const [key, { cid }] of reached) {
-        if (!roots.has(key)) listed.push({ cid: cid.toString(), type: 'indirect', name: '' });
+        if (!roots.has(key)) listed.push({ cid: ctx.cidString(cid), type: 'indirect', name: '' });
       }
     }
   }

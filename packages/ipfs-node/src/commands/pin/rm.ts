@@ -12,7 +12,7 @@ export async function pinRm(ctx: CommandContext): Promise<CommandResult> {
     if (pin === undefined) throw new IpfsNodeError('command', 'not pinned or pinned indirectly');
     if (pin.type === 'recursive' && !recursive) throw new IpfsNodeError('command', `${cid} is pinned recursively`);
     await ctx.repo.pins.delete(cid);
-    removed.push(cid.toString());
+    removed.push(ctx.cidString(cid));
   }
   return { kind: 'value', value: { Pins: removed } };
 }

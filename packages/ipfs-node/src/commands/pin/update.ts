@@ -14,5 +14,5 @@ export async function pinUpdate(ctx: CommandContext): Promise<CommandResult> {
     await pinRecursive(ctx.repo, to, { name: pin.name, signal: ctx.signal });
     if (unpin && !from.equals(to)) await ctx.repo.pins.delete(from);
   });
-  return { kind: 'value', value: { Pins: [from.toString(), to.toString()] } };
+  return { kind: 'value', value: { Pins: [ctx.cidString(from), ctx.cidString(to)] } };
 }

@@ -26,7 +26,7 @@ export async function repoGc(ctx: CommandContext): Promise<CommandResult> {
     kind: 'values',
     values: (async function* () {
       if (quiet) return;
-      for (const cid of removed) yield { Key: { '/': cid.toString() } };
+      for (const cid of removed) yield { Key: { '/': ctx.cidString(cid) } };
     })(),
   };
 }
