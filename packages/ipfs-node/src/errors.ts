@@ -25,13 +25,28 @@ export class IpfsNodeError extends Error {
     this.kind = kind;
   }
 
+  /** Kubo's (offline) error for a block that is not in the local blockstore. */
+  static blockNotFound(cid: string, cause?: unknown): IpfsNodeError {
+    return new IpfsNodeError('command', `block was not found locally (offline): ipld: could not find ${cid}`, {
+      cause,
+    });
+  }
+
+  /** Normalizes anything thrown into this class (aborts and timeouts get Kubo's context messages). */
+  static from(err: unknown): IpfsNodeError {
+    if (err instanceof IpfsNodeError) return err;
+    if (err instanceof Error && err.name === 'AbortError') {
+      return new IpfsNodeError('command', 'context canceled', { cause: err });
+    }
+    if (err instanceof Error && err.name === 'TimeoutError') {
+      return new IpfsNodeError('command', 'context deadline exceeded', { cause: err });
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return new IpfsNodeError('command', message, { cause: err });
+  }
+
   /** Kubo's numeric error code for JSON error bodies (0 normal, 1 client). */
   get code(): 0 | 1 {
     return this.kind === 'command' ? 0 : 1;
   }
-}
-
-/** Error message used by Kubo (offline) when a block is not in the local blockstore. */
-export function blockNotFoundMessage(cid: string): string {
-  return `block was not found locally (offline): ipld: could not find ${cid}`;
 }

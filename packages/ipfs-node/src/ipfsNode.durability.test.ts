@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'kubo-rpc-client';

@@ -1,4 +1,4 @@
-import { writeFile, rename } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startIpfsNode } from './startIpfsNode.js';
 

@@ -1,5 +1,5 @@
-import { createGzip } from 'node:zlib';
 import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import type { CID } from 'multiformats/cid';
 import { resolvePath } from '../dag/resolvePath.js';
 import type { BlockStore } from '../repo/BlockStore.js';

@@ -1,7 +1,7 @@
 import { bases } from 'multiformats/basics';
 import type { CID } from 'multiformats/cid';
-import { IpfsNodeError } from '../errors.js';
 import type { CommandOptions } from '../commands/types.js';
+import { IpfsNodeError } from '../errors.js';
 
 /**
  * How CIDs are written in command output, from Kubo's global options: `cid-base` encodes CIDv1

@@ -1,6 +1,6 @@
 import * as dagPb from '@ipld/dag-pb';
-import { exporter } from 'ipfs-unixfs-exporter';
 import { UnixFS } from 'ipfs-unixfs';
+import { exporter } from 'ipfs-unixfs-exporter';
 import { CID } from 'multiformats/cid';
 import { IpfsNodeError } from '../errors.js';
 import type { BlockStore } from '../repo/BlockStore.js';

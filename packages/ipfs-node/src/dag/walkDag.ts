@@ -1,6 +1,6 @@
 import type { CID } from 'multiformats/cid';
+import { IpfsNodeError } from '../errors.js';
 import type { BlockStore } from '../repo/BlockStore.js';
-import { blockNotFoundMessage, IpfsNodeError } from '../errors.js';
 import { blockLinks } from './blockLinks.js';
 
 const RAW = 0x55;
@@ -32,7 +32,7 @@ export async function* walkDag(
     seen.add(key);
     options.signal?.throwIfAborted();
     if (cid.code === RAW && options.readLeaves === false) {
-      if (!(await store.has(cid))) throw new IpfsNodeError('command', blockNotFoundMessage(cid.toString()));
+      if (!(await store.has(cid))) throw IpfsNodeError.blockNotFound(cid.toString());
       yield { cid, bytes: undefined };
       continue;
     }

@@ -8,19 +8,6 @@ export interface KuboErrorBody {
   Type: 'error';
 }
 
-/** Normalizes anything thrown by a command into the node's error class. */
-export function toIpfsNodeError(err: unknown): IpfsNodeError {
-  if (err instanceof IpfsNodeError) return err;
-  if (err instanceof Error && err.name === 'AbortError') {
-    return new IpfsNodeError('command', 'context canceled', { cause: err });
-  }
-  if (err instanceof Error && err.name === 'TimeoutError') {
-    return new IpfsNodeError('command', 'context deadline exceeded', { cause: err });
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return new IpfsNodeError('command', message, { cause: err });
-}
-
 /** The JSON error object written in a body or as the last NDJSON value of a stream. */
 export function errorBody(err: IpfsNodeError): KuboErrorBody {
   return { Message: err.message, Code: err.code, Type: 'error' };
@@ -37,7 +24,7 @@ export function streamErrorText(err: IpfsNodeError): string {
  * (Errors after streaming started go to the `X-Stream-Error` trailer, see `writeResult`.)
  */
 export function writeError(res: ServerResponse, thrown: unknown): void {
-  const err = toIpfsNodeError(thrown);
+  const err = IpfsNodeError.from(thrown);
   if (err.kind === 'request') {
     writeText(res, 400, err.message);
     return;

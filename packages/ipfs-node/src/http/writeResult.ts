@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { CommandResult } from '../commands/types.js';
-import { errorBody, streamErrorText, toIpfsNodeError } from './writeError.js';
+import { IpfsNodeError } from '../errors.js';
+import { errorBody, streamErrorText } from './writeError.js';
 
 /** How to end a response whose stream fails after the 200 headers were sent. */
 export interface StreamErrorPolicy {
@@ -87,7 +88,7 @@ async function streamOut(
   } catch (thrown) {
     await it.return?.().catch(() => undefined);
     if (res.destroyed || res.writableEnded) return;
-    const err = toIpfsNodeError(thrown);
+    const err = IpfsNodeError.from(thrown);
     if (errorAsValue) res.write(`${JSON.stringify(errorBody(err))}\n`);
     res.addTrailers({ 'X-Stream-Error': streamErrorText(err) });
     if (policy.resetOnStreamError) {

@@ -1,5 +1,5 @@
 import type { CID } from 'multiformats/cid';
-import { walkDag, multihashKey } from '../dag/walkDag.js';
+import { multihashKey, walkDag } from '../dag/walkDag.js';
 import type { Repo } from '../repo/Repo.js';
 
 /**

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FsBlockstore } from 'blockstore-fs';
-import type { CID } from 'multiformats/cid';
 import { base32upper } from 'multiformats/bases/base32';
-import { blockNotFoundMessage, IpfsNodeError } from '../errors.js';
+import type { CID } from 'multiformats/cid';
+import { IpfsNodeError } from '../errors.js';
 
 /**
  * Local block storage on top of blockstore-fs (one file per block, written atomically with a
@@ -43,7 +43,7 @@ export class BlockStore {
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new IpfsNodeError('command', blockNotFoundMessage(cid.toString()), { cause: err });
+        throw IpfsNodeError.blockNotFound(cid.toString(), err);
       }
       throw err;
     }

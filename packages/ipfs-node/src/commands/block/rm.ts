@@ -1,7 +1,7 @@
 import type { CID } from 'multiformats/cid';
-import { multihashKey } from '../../dag/walkDag.js';
 import { parseCid } from '../../dag/parseCid.js';
-import { toIpfsNodeError } from '../../http/writeError.js';
+import { multihashKey } from '../../dag/walkDag.js';
+import { IpfsNodeError } from '../../errors.js';
 import { indirectPins } from '../../pinning/indirectPins.js';
 import type { CommandContext, CommandResult } from '../types.js';
 
@@ -28,7 +28,7 @@ export async function blockRm(ctx: CommandContext): Promise<CommandResult> {
         try {
           await ctx.repo.blocks.delete(cid);
         } catch (err) {
-          error = toIpfsNodeError(err).message;
+          error = IpfsNodeError.from(err).message;
         }
       }
       if (error !== undefined) out.push({ Hash: ctx.cidString(cid), Error: error });

@@ -1,10 +1,9 @@
 import { CarBlockIterator } from '@ipld/car';
+import { equals } from 'multiformats/bytes';
 import type { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { equals } from 'multiformats/bytes';
 import { IpfsNodeError } from '../../errors.js';
 import { pinRecursive } from '../../pinning/pinRecursive.js';
-import { toIpfsNodeError } from '../../http/writeError.js';
 import type { CommandContext, CommandResult } from '../types.js';
 
 /**
@@ -47,7 +46,7 @@ export async function dagImport(ctx: CommandContext): Promise<CommandResult> {
         try {
           await pinRecursive(ctx.repo, root, { signal: ctx.signal });
         } catch (err) {
-          message = toIpfsNodeError(err).message;
+          message = IpfsNodeError.from(err).message;
         }
         out.push({ Root: { Cid: { '/': ctx.cidString(root) }, PinErrorMsg: message } });
       }
