@@ -2,12 +2,22 @@
  * The chain: blocks, the pre-confirmed block, transaction and event indexes, mining and time.
  * Transaction semantics live in `processTransaction.ts`; persistence in `persistence.ts`.
  */
+import { hash } from 'starknet';
 import { nativeClasses } from '../contracts/registry.js';
-import { selector } from '../crypto/hashes.js';
+import { poseidon, selector } from '../crypto/hashes.js';
 import { transactionHash } from '../crypto/transactionHash.js';
 import { DevchainError, ErrorCode } from '../errors.js';
 import { toHex, toU256 } from '../felt.js';
-import { blockHash, listCommitment, stateDiffCommitment } from './blockHash.js';
+import {
+  blockHash,
+  concatCounts,
+  eventLeaf,
+  patriciaRoot,
+  receiptLeaf,
+  stateDiffHash,
+  stateDiffLength,
+  transactionLeaf,
+} from './commitments.js';
 import { decodeDiff, type EncodedDiff, encodeDiff } from './codec.js';
 import { runEntryPoint } from './execute.js';
 import type { GasPrices } from './gas.js';
@@ -414,34 +424,46 @@ export class Chain {
     const parent = this.blocks[this.blocks.length - 1];
     const parentHash = parent?.hash ?? 0n;
     const ts = timestamp ?? Math.max(this.now(), parent?.timestamp ?? 0);
-    const sd = stateDiffCommitment(p.diff);
-    const newRoot = listCommitment([[parent?.newRoot ?? 0n, sd.commitment]]);
-    const txCommit = listCommitment(p.txs.map((t) => [t.hash, ...t.tx.signature]));
-    const allEvents = p.txs.flatMap((t) =>
-      t.receipt.events.map((e) => [BigInt(e.from_address), t.hash, ...e.keys.map(BigInt), ...e.data.map(BigInt)]),
+    const sd = { length: stateDiffLength(p.diff), commitment: stateDiffHash(p.diff) };
+    const newRoot = poseidon([parent?.newRoot ?? 0n, sd.commitment]);
+    const txCommit = patriciaRoot(p.txs.map((t) => transactionLeaf(t.hash, t.tx.signature)));
+    const eventLeaves = p.txs.flatMap((t) =>
+      t.receipt.events.map((e) =>
+        eventLeaf({ from: BigInt(e.from_address), txHash: t.hash, keys: e.keys.map(BigInt), data: e.data.map(BigInt) }),
+      ),
     );
-    const eventCommit = listCommitment(allEvents);
-    const receiptCommit = listCommitment(
-      p.txs.map((t) => [
-        t.hash,
-        BigInt(t.receipt.actual_fee.amount),
-        t.receipt.execution_status === 'SUCCEEDED' ? 0n : 1n,
-      ]),
+    const eventCommit = patriciaRoot(eventLeaves);
+    const receiptCommit = patriciaRoot(
+      p.txs.map((t) =>
+        receiptLeaf({
+          txHash: t.hash,
+          actualFee: BigInt(t.receipt.actual_fee.amount),
+          messages: [],
+          revertReason: t.receipt.revert_reason,
+          l1Gas: BigInt(t.receipt.execution_resources.l1_gas),
+          l1DataGas: BigInt(t.receipt.execution_resources.l1_data_gas),
+        }),
+      ),
     );
     const pr = this.config.prices;
     const hash = blockHash({
       number: p.number,
-      newRoot,
+      stateRoot: newRoot,
       sequencer: this.config.sequencer,
       timestamp: ts,
-      transactionCount: p.txs.length,
-      eventCount: allEvents.length,
-      stateDiffLength: sd.length,
+      concatCounts: concatCounts(p.txs.length, eventLeaves.length, sd.length, true),
       stateDiffCommitment: sd.commitment,
       transactionCommitment: txCommit,
       eventCommitment: eventCommit,
       receiptCommitment: receiptCommit,
-      gasPrices: [pr.wei.l1, pr.fri.l1, pr.wei.l1Data, pr.fri.l1Data, pr.wei.l2, pr.fri.l2],
+      prices: {
+        l1Wei: pr.wei.l1,
+        l1Fri: pr.fri.l1,
+        l1DataWei: pr.wei.l1Data,
+        l1DataFri: pr.fri.l1Data,
+        l2Wei: pr.wei.l2,
+        l2Fri: pr.fri.l2,
+      },
       starknetVersion: STARKNET_VERSION,
       parentHash,
     });
@@ -536,7 +558,10 @@ function toStoredReceipt(tx: Tx, r: ProcessResult): StoredReceipt {
   };
   if (r.revertReason !== undefined) receipt.revert_reason = r.revertReason;
   if (tx.type === 'DEPLOY_ACCOUNT') receipt.contract_address = toHex(tx.sender);
-  if (tx.type === 'L1_HANDLER') receipt.message_hash = toHex(listCommitment([[tx.sender, tx.nonce, ...tx.calldata]]));
+  if (tx.type === 'L1_HANDLER') {
+    const [from = 0n, ...payload] = tx.calldata;
+    receipt.message_hash = hash.getL2MessageHash(from, tx.sender, tx.entryPointSelector ?? 0n, payload, tx.nonce);
+  }
   return receipt;
 }
 

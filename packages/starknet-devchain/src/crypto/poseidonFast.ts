@@ -78,3 +78,10 @@ export function poseidonHashManyFast(values: readonly bigint[]): bigint {
   hadesPermutation(state);
   return state[0];
 }
+
+/** Poseidon hash of two felts (Starknet `poseidon_hash(x, y)`, capacity element 2). */
+export function poseidonPair(x: bigint, y: bigint): bigint {
+  const state: [bigint, bigint, bigint] = [x % P, y % P, 2n];
+  hadesPermutation(state);
+  return state[0];
+}
