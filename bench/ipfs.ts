@@ -1,4 +1,4 @@
-// `npm run bench -- ipfs [--size MiB] [--runs N] [--gateway URL --auth key:secret]`
+// `npm run bench -- ipfs [--size MiB] [--runs N] [--warmup N] [--gateway URL --auth key:secret]`
 //
 // add and cat of one large file (100 MiB by default), same run, same kind of blockstore:
 //   bare     ipfs-unixfs-importer / ipfs-unixfs-exporter straight on a blockstore-fs store
@@ -6,7 +6,7 @@
 //            raw node:http client, streamed)
 //   gateway  (with --gateway) the same HTTP calls through nodegate's /api/v0 with basic auth
 // Every measurement imports fresh pseudo-random content (no deduplication between columns).
-// Prints MiB/s (median of the runs) and each column's ratio to the bare baseline.
+// Prints MiB/s (median of the runs, after warm-up runs) and each column's ratio to the bare baseline.
 import { createCipheriv, createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -25,7 +25,8 @@ import type { CID } from 'multiformats/cid';
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '100' },
-    runs: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
     gateway: { type: 'string' },
     auth: { type: 'string' },
   },
@@ -33,6 +34,7 @@ const { values } = parseArgs({
 const MiB = 1024 * 1024;
 const size = Number(values.size) * MiB;
 const runs = Number(values.runs);
+const warmup = Number(values.warmup);
 
 /** Deterministic pseudo-random content, 1 MiB at a time (AES-256-CTR keystream). */
 function* content(seed: string): Generator<Uint8Array> {
@@ -140,6 +142,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function measure(name: string, target: Target): Promise<{ add: number; cat: number }> {
   const adds: number[] = [];
   const cats: number[] = [];
+  for (let i = 0; i < warmup; i++) {
+    // not counted: lets the JIT of each column (and the node's process) warm up alike
+    await target.cat(await target.add(`${name}-warmup-${i}-${Date.now()}`));
+  }
   for (let i = 0; i < runs; i++) {
     const added = await time(() => target.add(`${name}-${i}-${Date.now()}`));
     const read = await time(() => target.cat(added.value));
@@ -181,7 +187,9 @@ try {
   const results: Array<[string, { add: number; cat: number }]> = [];
   for (const [name, target] of columns) results.push([name, await measure(name, target)]);
   const base = results[0]![1];
-  console.log(`IPFS add/cat of ${size / MiB} MiB, median of ${runs} runs (MiB/s, ratio to bare)`);
+  console.log(
+    `IPFS add/cat of ${size / MiB} MiB, median of ${runs} runs after ${warmup} warm-up (MiB/s, ratio to bare)`,
+  );
   console.log(
     `${'column'.padEnd(26)}${'add MiB/s'.padStart(12)}${'ratio'.padStart(8)}${'cat MiB/s'.padStart(12)}${'ratio'.padStart(8)}`,
   );
