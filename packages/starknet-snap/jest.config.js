@@ -30,5 +30,5 @@ module.exports = {
     },
   ],
   maxWorkers: 1,
-  testTimeout: 180000,
+  testTimeout: 60000,
 };

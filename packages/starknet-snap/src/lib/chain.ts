@@ -103,7 +103,11 @@ export function chainError(net: NetworkConfig, what: string, e: unknown): Error 
     return snapError(
       code,
       `Could not ${what} on ${net.name}: ${message}${hint ? ` (${hint})` : ''}${more ? `: ${truncate(more)}` : ''}`,
-      data === undefined ? {} : { data: data as never },
+      data === undefined || data === null
+        ? undefined
+        : typeof data === 'object'
+          ? (data as Record<string, unknown>)
+          : { detail: data },
     );
   }
   if (e && typeof e === 'object' && 'code' in e && typeof (e as { code: unknown }).code === 'number') {

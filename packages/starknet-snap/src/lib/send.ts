@@ -1,4 +1,4 @@
-import type { Call } from 'starknet';
+import type { Call, ResourceBoundsBN } from 'starknet';
 import type { NetworkConfig } from '../config';
 import { updateState, getState } from '../state/store';
 import { addTransaction, nextNonce } from '../state/transitions';
@@ -6,9 +6,7 @@ import { type WalletAccount, signerAccount } from './accounts';
 import { chainCall, providerFor } from './chain';
 import type { StarkKeyPair } from './keys';
 import { KeyedMutex } from './mutex';
-import { resourceBoundsFor } from './fees';
 import { nowSeconds } from './format';
-import type { EstimateFeeResponseOverhead } from 'starknet';
 
 // Sends from one account are serialised from nonce choice to stored record, so back-to-back sends get distinct nonces.
 const senderLocks = new KeyedMutex();
@@ -27,8 +25,7 @@ export interface AddTransactionResult {
  * @param acc - The sender with its keys.
  * @param call - The call.
  * @param funcName - The function name to record.
- * @param estimate - The fee estimate the user confirmed.
- * @param maxFee - The caller's cap on the total fee.
+ * @param resourceBounds - The fee bounds the user confirmed (see `resourceBoundsFor`).
  * @returns The add_transaction shape.
  */
 export async function sendInvoke(
@@ -36,10 +33,8 @@ export async function sendInvoke(
   acc: WalletAccount & { keys: StarkKeyPair },
   call: Call & { calldata: string[] },
   funcName: string,
-  estimate: EstimateFeeResponseOverhead,
-  maxFee: bigint | undefined,
+  resourceBounds: ResourceBoundsBN,
 ): Promise<AddTransactionResult> {
-  const resourceBounds = resourceBoundsFor(estimate, maxFee);
   return senderLocks.run(`${net.chainId}:${acc.address}`, async () => {
     const chainNonce = await chainCall(net, `read the nonce of ${acc.address}`, () =>
       providerFor(net).getNonceForAddress(acc.address, 'pre_confirmed'),

@@ -3,6 +3,7 @@ import { findWalletAccount, signerAccount } from '../lib/accounts';
 import { chainCall, deployedClassHash } from '../lib/chain';
 import { type Field, confirmOrReject } from '../lib/dialogs';
 import { SnapErrorCode, snapError } from '../lib/errors';
+import { resourceBoundsFor } from '../lib/fees';
 import { formatUnits } from '../lib/format';
 import { optAmount, optCalldata, type Params, reqAddress, reqString } from '../lib/params';
 import { type AddTransactionResult, sendInvoke } from '../lib/send';
@@ -54,6 +55,8 @@ export async function stk_sendTransaction(p: Params, net: NetworkConfig): Promis
   const estimate = await chainCall(net, `estimate the fee of ${funcName} on ${contractAddress}`, () =>
     signerAccount(net, acc).estimateInvokeFee(call, { tip: 0 }),
   );
+  // The cap is checked before the dialog, so the user is never asked to approve a fee that cannot be paid.
+  const resourceBounds = resourceBoundsFor(estimate, maxFee);
   await confirmOrReject('Send transaction', [
     ['Network', net.name],
     ['From', acc.address],
@@ -64,5 +67,5 @@ export async function stk_sendTransaction(p: Params, net: NetworkConfig): Promis
     ['Estimated fee', formatUnits(BigInt(estimate.overall_fee))],
     ...(maxFee !== undefined ? ([['Max fee', formatUnits(maxFee)]] as Field[]) : []),
   ]);
-  return sendInvoke(net, acc, call, funcName, estimate, maxFee);
+  return sendInvoke(net, acc, call, funcName, resourceBounds);
 }

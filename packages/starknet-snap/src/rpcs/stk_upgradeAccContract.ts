@@ -3,6 +3,7 @@ import { findWalletAccount, signerAccount } from '../lib/accounts';
 import { chainCall, deployedClassHash } from '../lib/chain';
 import { confirmOrReject } from '../lib/dialogs';
 import { SnapErrorCode, snapError } from '../lib/errors';
+import { resourceBoundsFor } from '../lib/fees';
 import { formatUnits } from '../lib/format';
 import { normHex } from '../lib/keys';
 import { optAmount, type Params, reqAddress } from '../lib/params';
@@ -38,6 +39,8 @@ export async function stk_upgradeAccContract(p: Params, net: NetworkConfig): Pro
   const estimate = await chainCall(net, `estimate the fee of upgrading ${acc.address}`, () =>
     signerAccount(net, acc).estimateInvokeFee(call, { tip: 0 }),
   );
+  // The cap is checked before the dialog, so the user is never asked to approve a fee that cannot be paid.
+  const resourceBounds = resourceBoundsFor(estimate, maxFee);
   await confirmOrReject('Upgrade account', [
     ['Network', net.name],
     ['Account', acc.address],
@@ -45,5 +48,5 @@ export async function stk_upgradeAccContract(p: Params, net: NetworkConfig): Pro
     ['New class', target],
     ['Estimated fee', formatUnits(BigInt(estimate.overall_fee))],
   ]);
-  return sendInvoke(net, acc, call, 'upgrade', estimate, maxFee);
+  return sendInvoke(net, acc, call, 'upgrade', resourceBounds);
 }
