@@ -6,8 +6,8 @@ export interface PreparedCall {
   readonly policy: MethodPolicy;
   readonly upstreamMethod: string;
   readonly upstreamParams: unknown;
-  /** Turns the upstream result into the client's result. */
-  readonly finish: (result: unknown) => unknown;
+  /** Turns the upstream result into the client's result; absent when it is passed on unchanged. */
+  readonly finish?: ((result: unknown) => unknown) | undefined;
 }
 
 /** Where a request arrived. */

@@ -10,8 +10,11 @@ export interface Network {
   readonly settings: NetworkSettings;
   readonly family: FamilyHandler;
   readonly upstreams: readonly HttpUpstream[];
-  /** Sends one call to the first healthy upstream, failing over on transport errors. */
-  forward(method: string, params: unknown, policy: MethodPolicy): Promise<unknown>;
+  /**
+   * Sends one call to the first healthy upstream, failing over on transport errors.
+   * With `raw`, a plain result may come back as RawJson text.
+   */
+  forward(method: string, params: unknown, policy: MethodPolicy, raw?: boolean): Promise<unknown>;
   /** WebSocket URL of the first upstream that has one (for subscriptions). */
   wsUpstreamUrl(): string | undefined;
   /** Active probe of every upstream, for /health. */
@@ -33,13 +36,13 @@ export function createNetwork(settings: NetworkSettings, family: FamilyHandler, 
     settings,
     family,
     upstreams,
-    async forward(method, params, policy) {
+    async forward(method, params, policy, raw = false) {
       const ordered = upstreams.length === 1 ? upstreams : [...upstreams].sort((a, b) => rank(a) - rank(b));
       let last: UpstreamTransportError | UpstreamRpcError | undefined;
       for (const upstream of ordered) {
         let answer: Awaited<ReturnType<HttpUpstream['call']>>;
         try {
-          answer = await upstream.call({ jsonrpc: '2.0', id: nextId++, method, params });
+          answer = await upstream.call({ jsonrpc: '2.0', id: nextId++, method, params }, raw);
         } catch (err) {
           if (!(err instanceof UpstreamTransportError)) throw err;
           last = err;

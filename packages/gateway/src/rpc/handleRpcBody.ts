@@ -1,6 +1,7 @@
 import { toWireError } from '../errors/toWireError.js';
 import type { CallContext } from '../families/FamilyHandler.js';
 import { isItemError, parseRpcPayload } from '../jsonrpc/parseRpcPayload.js';
+import { serializeResponse } from '../jsonrpc/RawJson.js';
 import type { RpcResponse } from '../jsonrpc/types.js';
 import type { Network } from '../network/createNetwork.js';
 import { handleRpcRequest } from './handleRpcRequest.js';
@@ -33,11 +34,11 @@ export async function handleRpcBody(
   }
   if (payload.kind === 'single') {
     const response = await answer(network, payload.item, ctx);
-    return { status: 200, body: response === undefined ? undefined : JSON.stringify(response) };
+    return { status: 200, body: response === undefined ? undefined : serializeResponse(response) };
   }
   const responses = await Promise.all(payload.items.map((item) => answer(network, item, ctx)));
   const present = responses.filter((r): r is RpcResponse => r !== undefined);
-  return { status: 200, body: present.length === 0 ? undefined : JSON.stringify(present) };
+  return { status: 200, body: present.length === 0 ? undefined : `[${present.map(serializeResponse).join(',')}]` };
 }
 
 function answer(

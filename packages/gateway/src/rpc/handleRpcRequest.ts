@@ -5,7 +5,8 @@ import type { Network } from '../network/createNetwork.js';
 
 /**
  * One JSON-RPC request through the pipeline: validate against the family's table, forward,
- * normalise. Returns the response, or undefined for a notification (no id).
+ * normalise. Returns the response, or undefined for a notification (no id). A result that
+ * needs no normalisation may be a RawJson (serialise with serializeResponse).
  * Never throws: every failure becomes a JSON-RPC error via toWireError.
  */
 export async function handleRpcRequest(
@@ -16,8 +17,9 @@ export async function handleRpcRequest(
   let response: RpcResponse;
   try {
     const call = network.family.prepare(request, ctx);
-    const result = await network.forward(call.upstreamMethod, call.upstreamParams, call.policy);
-    response = { jsonrpc: '2.0', id: request.id ?? null, result: call.finish(result) };
+    const { finish } = call;
+    const result = await network.forward(call.upstreamMethod, call.upstreamParams, call.policy, finish === undefined);
+    response = { jsonrpc: '2.0', id: request.id ?? null, result: finish ? finish(result) : result };
   } catch (err) {
     response = { jsonrpc: '2.0', id: request.id ?? null, error: toWireError(err).error };
   }

@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { RawJson } from '../jsonrpc/RawJson.js';
 import { UpstreamTransportError } from './UpstreamTransportError.js';
 
 /** Settings of one upstream node. */
@@ -33,8 +34,11 @@ export interface UpstreamHealth {
 export interface HttpUpstream {
   readonly name: string;
   readonly wsUrl: string | undefined;
-  /** Sends one JSON-RPC request object and returns its answer; throws UpstreamTransportError. */
-  call(request: { jsonrpc: '2.0'; id: number; method: string; params: unknown }): Promise<UpstreamAnswer>;
+  /**
+   * Sends one JSON-RPC request object and returns its answer; throws UpstreamTransportError.
+   * With `raw`, a plain success answer keeps its result as text ({@link RawJson}).
+   */
+  call(request: { jsonrpc: '2.0'; id: number; method: string; params: unknown }, raw?: boolean): Promise<UpstreamAnswer>;
   health(): UpstreamHealth;
   close(): Promise<void>;
 }
@@ -76,7 +80,7 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
   return {
     name: config.name,
     wsUrl: config.ws,
-    async call(request) {
+    async call(request, raw = false) {
       const started = performance.now();
       let status: number;
       let text: string;
@@ -98,6 +102,15 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
             },
           ),
         );
+      }
+      if (raw) {
+        const prefix = `{"jsonrpc":"2.0","id":${request.id},"result":`;
+        const trimmed = text.trimEnd();
+        if (trimmed.startsWith(prefix) && trimmed.endsWith('}')) {
+          consecutiveFailures = 0;
+          lastLatencyMs = Math.round((performance.now() - started) * 100) / 100;
+          return { result: new RawJson(trimmed.slice(prefix.length, -1)) };
+        }
       }
       let answer: unknown;
       try {

@@ -5,7 +5,6 @@ import { validatePositionalParams } from '../validatePositionalParams.js';
 import { ETH_DEV_NAMESPACES, ethDevMethod, ethMethods } from './ethMethods.js';
 
 const table: Readonly<Record<string, MethodPolicy>> = ethMethods;
-const identity = (r: unknown): unknown => r;
 
 /**
  * The Ethereum family: positional params checked against {@link ethMethods}; dev-chain
@@ -42,7 +41,7 @@ export const ethFamily: FamilyHandler = {
       policy,
       upstreamMethod: method,
       upstreamParams,
-      finish: normalize ? (r) => normalize(r, clientParams as unknown[]) : identity,
+      finish: normalize ? (r) => normalize(r, clientParams as unknown[]) : undefined,
     };
   },
 };

@@ -6,6 +6,7 @@ import { GatewayError, UpstreamRpcError } from '../../errors/GatewayError.js';
 import { toWireError } from '../../errors/toWireError.js';
 import type { KeyAuthenticator } from '../../keys/createKeyAuthenticator.js';
 import { isItemError, parseRpcPayload } from '../../jsonrpc/parseRpcPayload.js';
+import { serializeResponse } from '../../jsonrpc/RawJson.js';
 import type { RpcRequest, RpcResponse } from '../../jsonrpc/types.js';
 import type { Network } from '../../network/createNetwork.js';
 import type { Resolved } from '../../network/createNetworkResolver.js';
@@ -88,7 +89,9 @@ function serveConnection(ws: WebSocket, network: Network, maxBatch: number) {
         const rpc = (err as { rpc?: { code: number; message: string; data?: unknown } }).rpc;
         throw rpc ? new UpstreamRpcError(rpc.code, rpc.message, rpc.data) : err;
       });
-      return req.id === undefined ? undefined : { jsonrpc: '2.0', id: req.id, result: call.finish(result) };
+      return req.id === undefined
+        ? undefined
+        : { jsonrpc: '2.0', id: req.id, result: call.finish ? call.finish(result) : result };
     } catch (err) {
       return req.id === undefined ? undefined : { jsonrpc: '2.0', id: req.id, error: toWireError(err).error };
     }
@@ -112,11 +115,11 @@ function serveConnection(ws: WebSocket, network: Network, maxBatch: number) {
       }
       if (payload.kind === 'single') {
         const r = await answer(payload.item);
-        if (r) send(r);
+        if (r) send(serializeResponse(r));
         return;
       }
       const all = (await Promise.all(payload.items.map(answer))).filter((r) => r !== undefined);
-      if (all.length > 0) send(all);
+      if (all.length > 0) send(`[${all.map((r) => serializeResponse(r!)).join(',')}]`);
     })();
   });
   ws.on('close', () => bridge?.close());
