@@ -31,8 +31,12 @@ export interface MethodPolicy {
    * as asked (returns undefined to forward it unchanged). Gets the validated params.
    */
   readonly reroute?: (params: readonly unknown[]) => Reroute | undefined;
-  /** Adjusts the upstream's result (e.g. the pending-block nulls); gets the params the client sent. */
-  readonly normalizeResult?: (result: unknown, clientParams: readonly unknown[]) => unknown;
+  /**
+   * For the params the client sent, the function that adjusts the upstream's result (e.g.
+   * the pending-block nulls), or undefined when the result passes unchanged (then it is
+   * relayed as raw text, never parsed).
+   */
+  readonly normalizer?: (clientParams: readonly unknown[]) => ((result: unknown) => unknown) | undefined;
 }
 
 /** A different upstream call that answers a method, and how to turn its result into the answer. */

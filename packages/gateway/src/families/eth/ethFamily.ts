@@ -36,12 +36,6 @@ export const ethFamily: FamilyHandler = {
     const reroute = policy.reroute?.(upstreamParams);
     if (reroute)
       return { policy, upstreamMethod: reroute.method, upstreamParams: reroute.params, finish: reroute.finish };
-    const normalize = policy.normalizeResult;
-    return {
-      policy,
-      upstreamMethod: method,
-      upstreamParams,
-      finish: normalize ? (r) => normalize(r, clientParams as unknown[]) : undefined,
-    };
+    return { policy, upstreamMethod: method, upstreamParams, finish: policy.normalizer?.(clientParams as unknown[]) };
   },
 };

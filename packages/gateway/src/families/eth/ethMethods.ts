@@ -61,7 +61,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    normalizeResult: (r, params) => (isPending(params) ? normalizePendingBlock(r) : r),
+    normalizer: (params) => (isPending(params) ? normalizePendingBlock : undefined),
   },
   eth_getTransactionByHash: {
     params: [txHash],
@@ -70,7 +70,7 @@ export const ethMethods = {
     credits: 80,
     cache: 'immutable',
     forwardable: true,
-    normalizeResult: (r) => normalizeTransactionByHash(r),
+    normalizer: () => normalizeTransactionByHash,
   },
   eth_getTransactionByBlockHashAndIndex: {
     params: [blockHash, index],
@@ -94,7 +94,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 150,
     cache: 'by-block',
-    normalizeResult: restoreProofKeys,
+    normalizer: (params) => (r) => restoreProofKeys(r, params),
   },
 
   // The rest of the standard execution API.
