@@ -4,6 +4,7 @@
  */
 import { hash } from 'starknet';
 import { nativeClasses } from '../contracts/registry.js';
+import { cachedJson } from '../rpc/rawJson.js';
 import { poseidon, selector } from '../crypto/hashes.js';
 import { transactionHash } from '../crypto/transactionHash.js';
 import { DevchainError, ErrorCode } from '../errors.js';
@@ -539,7 +540,10 @@ function blockEvents(txs: readonly StoredTx[], blockNumber: number, hash: string
         event_index: i,
         block_number: blockNumber,
       };
-      if (hash !== undefined) ev.block_hash = hash;
+      if (hash !== undefined) {
+        ev.block_hash = hash;
+        cachedJson(ev);
+      }
       out.push(ev);
     });
   }

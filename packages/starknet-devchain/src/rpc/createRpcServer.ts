@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import { ErrorCode } from '../errors.js';
 import { handleJsonRpc } from './handleJsonRpc.js';
+import { serializeJson } from './rawJson.js';
 import type { MethodContext } from './types.js';
 
 const RPC_PATHS = new Set(['/', '/rpc', '/rpc/', '/rpc/v0_10', '/rpc/v0_10/']);
@@ -52,6 +53,6 @@ export function createRpcServer(ctx: MethodContext): Server {
 }
 
 function send(res: import('node:http').ServerResponse, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = serializeJson(body);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }

@@ -2,6 +2,7 @@ import type { EmittedEvent } from '../../chain/Chain.js';
 import { DevchainError, ErrorCode, invalidParams } from '../../errors.js';
 import { parseFelt, toHex } from '../../felt.js';
 import { parseBlockId } from '../blockId.js';
+import { cachedJson, RawJson } from '../rawJson.js';
 import { type MethodContext, type Params, required } from '../types.js';
 
 /** Largest accepted chunk_size. */
@@ -56,10 +57,7 @@ function compileFilter(f: Record<string, unknown>): Matcher {
  * `event.keys[i]`; positions are ANDed; empty positions match anything) in [from_block, to_block],
  * ordered by block, transaction and event index; paged with opaque `"<block>-<offset>"` tokens.
  */
-export function starknet_getEvents(
-  ctx: MethodContext,
-  p: Params,
-): { events: EmittedEvent[]; continuation_token?: string } {
+export function starknet_getEvents(ctx: MethodContext, p: Params): { events: RawJson; continuation_token?: string } {
   const chain = ctx.node.chain;
   const f = required(p, 'filter');
   if (typeof f !== 'object' || f === null) throw invalidParams('filter: expected an object');
@@ -97,9 +95,13 @@ export function starknet_getEvents(
     for (let i = b === block ? offset : 0; i < evs.length; i++) {
       const e = evs[i]!;
       if (!matches(matcher, e)) continue;
-      if (out.length === chunk) return { events: out, continuation_token: `${b}-${i}` };
+      if (out.length === chunk) return { events: rawEvents(out), continuation_token: `${b}-${i}` };
       out.push(e);
     }
   }
-  return { events: out };
+  return { events: rawEvents(out) };
+}
+
+function rawEvents(events: readonly EmittedEvent[]): RawJson {
+  return new RawJson(`[${events.map(cachedJson).join(',')}]`);
 }
