@@ -11,7 +11,7 @@ import { isMethodName, METHODS, type MethodSpec } from './methods';
  * @param args - The request and its origin.
  * @returns The method's JSON result.
  */
-export const onRpcRequest: OnRpcRequestHandler = async ({ request }) => {
+export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => {
   const { method } = request;
   if (!isMethodName(method)) {
     throw new MethodNotFoundError(
@@ -23,5 +23,5 @@ export const onRpcRequest: OnRpcRequestHandler = async ({ request }) => {
   const spec: MethodSpec = METHODS[method];
   const usesChain = typeof spec.usesChain === 'function' ? spec.usesChain(params) : spec.usesChain;
   if (usesChain) await assertChainId(net);
-  return (await spec.handler(params, net)) as never;
+  return (await spec.handler(params, net, { origin })) as never;
 };

@@ -17,10 +17,16 @@ import { stk_signMessage } from './rpcs/stk_signMessage';
 import { stk_upgradeAccContract } from './rpcs/stk_upgradeAccContract';
 import { stk_verifyMessage } from './rpcs/stk_verifyMessage';
 
+/** Facts about the request itself, for consent dialogs. */
+export interface RequestContext {
+  /** The origin (dapp URL) that sent the request, as the wallet reports it. */
+  readonly origin: string;
+}
+
 /** How a wallet method behaves. */
 export interface MethodSpec {
   /** The implementation: validated params in, JSON out. */
-  readonly handler: (params: Params, net: NetworkConfig) => Promise<unknown>;
+  readonly handler: (params: Params, net: NetworkConfig, ctx: RequestContext) => Promise<unknown>;
   /** Whether the call talks to the node (then the node's chain id is checked first). */
   readonly usesChain: boolean | ((params: Params) => boolean);
   /** Whether the method shows a consent dialog before acting. */

@@ -1,9 +1,11 @@
+import type { RequestContext } from '../methods';
 import type { NetworkConfig } from '../config';
 import { accountAt, signerAccount } from '../lib/accounts';
 import { chainCall, deployedClassHash } from '../lib/chain';
 import { confirmOrReject } from '../lib/dialogs';
 import { SnapErrorCode, snapError } from '../lib/errors';
-import { resourceBoundsFor } from '../lib/fees';
+import { assertCanPayFee } from '../lib/balance';
+import { boundsTotal, resourceBoundsFor } from '../lib/fees';
 import { formatUnits, nowSeconds } from '../lib/format';
 import { accountConstructorCalldata } from '../lib/keys';
 import { optBool, optIndex, type Params } from '../lib/params';
@@ -21,13 +23,18 @@ export type CreateAccountResult =
  *
  * @param p - `{addressIndex?, deploy?}`.
  * @param net - The network.
+ * @param ctx - The request's origin, shown in the dialog.
  * @returns `{address}` or `{code, transaction_hash, address}`.
  * @example
  * ```ts
  * await ethereum.request({ method: 'wallet_invokeSnap', params: { snapId, request: { method: 'stk_createAccount', params: { deploy: true } } } });
  * ```
  */
-export async function stk_createAccount(p: Params, net: NetworkConfig): Promise<CreateAccountResult> {
+export async function stk_createAccount(
+  p: Params,
+  net: NetworkConfig,
+  ctx: RequestContext,
+): Promise<CreateAccountResult> {
   const deploy = optBool(p, 'deploy', false);
   let index = optIndex(p, 'addressIndex');
   if (index === undefined) {
@@ -55,13 +62,15 @@ export async function stk_createAccount(p: Params, net: NetworkConfig): Promise<
   const estimate = await chainCall(net, `estimate the deploy fee of ${acc.address}`, () =>
     signer.estimateAccountDeployFee(payload, { tip: 0 }),
   );
+  const resourceBounds = resourceBoundsFor(estimate);
+  await assertCanPayFee(net, acc.address, boundsTotal(resourceBounds), 'deploy');
   await confirmOrReject('Deploy account', [
+    ['Requested by', ctx.origin],
     ['Network', net.name],
     ['Account address', acc.address],
     ['Address index', String(index)],
     ['Estimated fee', formatUnits(BigInt(estimate.overall_fee))],
   ]);
-  const resourceBounds = resourceBoundsFor(estimate);
   const sent = await chainCall(net, `deploy the account ${acc.address}`, () =>
     signer.deployAccount(payload, { resourceBounds, tip: 0 }),
   );

@@ -1,3 +1,4 @@
+import type { RequestContext } from '../methods';
 import type { NetworkConfig } from '../config';
 import { findWalletAccount } from '../lib/accounts';
 import { confirmOrReject, showAlert } from '../lib/dialogs';
@@ -9,14 +10,16 @@ import { type Params, reqAddress } from '../lib/params';
  *
  * @param p - `{userAddress}`.
  * @param net - The network.
+ * @param ctx - The request's origin, shown in the dialog.
  * @returns null.
  */
-export async function stk_displayPrivateKey(p: Params, net: NetworkConfig): Promise<null> {
+export async function stk_displayPrivateKey(p: Params, net: NetworkConfig, ctx: RequestContext): Promise<null> {
   const address = reqAddress(p, 'userAddress');
   const acc = await findWalletAccount(net, address, 'userAddress');
   await confirmOrReject(
     'Show private key',
     [
+      ['Requested by', ctx.origin],
       ['Network', net.name],
       ['Account address', acc.address],
     ],

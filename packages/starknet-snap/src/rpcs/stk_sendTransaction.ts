@@ -1,9 +1,11 @@
+import type { RequestContext } from '../methods';
 import type { NetworkConfig } from '../config';
 import { findWalletAccount, signerAccount } from '../lib/accounts';
 import { chainCall, deployedClassHash } from '../lib/chain';
 import { type Field, confirmOrReject } from '../lib/dialogs';
 import { SnapErrorCode, snapError } from '../lib/errors';
-import { resourceBoundsFor } from '../lib/fees';
+import { assertCanPayFee } from '../lib/balance';
+import { boundsTotal, resourceBoundsFor } from '../lib/fees';
 import { formatUnits } from '../lib/format';
 import { optAmount, optCalldata, type Params, reqAddress, reqString } from '../lib/params';
 import { type AddTransactionResult, sendInvoke } from '../lib/send';
@@ -36,9 +38,14 @@ function transferFields(funcName: string, calldata: readonly string[]): Field[] 
  *
  * @param p - `{contractAddress, contractFuncName, contractCallData?, senderAddress, maxFee?}`.
  * @param net - The network.
+ * @param ctx - The request's origin, shown in the dialog.
  * @returns The add_transaction shape.
  */
-export async function stk_sendTransaction(p: Params, net: NetworkConfig): Promise<AddTransactionResult> {
+export async function stk_sendTransaction(
+  p: Params,
+  net: NetworkConfig,
+  ctx: RequestContext,
+): Promise<AddTransactionResult> {
   const contractAddress = reqAddress(p, 'contractAddress');
   const funcName = reqString(p, 'contractFuncName');
   const calldata = optCalldata(p, 'contractCallData');
@@ -57,7 +64,9 @@ export async function stk_sendTransaction(p: Params, net: NetworkConfig): Promis
   );
   // The cap is checked before the dialog, so the user is never asked to approve a fee that cannot be paid.
   const resourceBounds = resourceBoundsFor(estimate, maxFee);
+  await assertCanPayFee(net, acc.address, boundsTotal(resourceBounds), funcName);
   await confirmOrReject('Send transaction', [
+    ['Requested by', ctx.origin],
     ['Network', net.name],
     ['From', acc.address],
     ['Contract', contractAddress],

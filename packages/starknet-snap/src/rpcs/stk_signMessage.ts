@@ -1,3 +1,4 @@
+import type { RequestContext } from '../methods';
 import { ec, num } from 'starknet';
 import type { NetworkConfig } from '../config';
 import { findWalletAccount } from '../lib/accounts';
@@ -11,13 +12,15 @@ import { parseTypedData } from '../lib/typedData';
  *
  * @param p - `{typedDataMessage, signerAddress}`.
  * @param net - The network.
+ * @param ctx - The request's origin, shown in the dialog.
  * @returns The signature `[r, s]` as hex strings.
  */
-export async function stk_signMessage(p: Params, net: NetworkConfig): Promise<string[]> {
+export async function stk_signMessage(p: Params, net: NetworkConfig, ctx: RequestContext): Promise<string[]> {
   const signer = reqAddress(p, 'signerAddress');
   const { data, hash } = parseTypedData(p, 'typedDataMessage', signer);
   const acc = await findWalletAccount(net, signer, 'signerAddress');
   await confirmOrReject('Sign message', [
+    ['Requested by', ctx.origin],
     ['Network', net.name],
     ['Signer', acc.address],
     ['Domain', JSON.stringify(data.domain)],

@@ -1,9 +1,11 @@
+import type { RequestContext } from '../methods';
 import type { NetworkConfig } from '../config';
 import { findWalletAccount, signerAccount } from '../lib/accounts';
 import { chainCall, deployedClassHash } from '../lib/chain';
 import { confirmOrReject } from '../lib/dialogs';
 import { SnapErrorCode, snapError } from '../lib/errors';
-import { resourceBoundsFor } from '../lib/fees';
+import { assertCanPayFee } from '../lib/balance';
+import { boundsTotal, resourceBoundsFor } from '../lib/fees';
 import { formatUnits } from '../lib/format';
 import { normHex } from '../lib/keys';
 import { optAmount, type Params, reqAddress } from '../lib/params';
@@ -15,9 +17,14 @@ import { type AddTransactionResult, sendInvoke } from '../lib/send';
  *
  * @param p - `{contractAddress, maxFee?}`.
  * @param net - The network.
+ * @param ctx - The request's origin, shown in the dialog.
  * @returns The add_transaction shape.
  */
-export async function stk_upgradeAccContract(p: Params, net: NetworkConfig): Promise<AddTransactionResult> {
+export async function stk_upgradeAccContract(
+  p: Params,
+  net: NetworkConfig,
+  ctx: RequestContext,
+): Promise<AddTransactionResult> {
   const address = reqAddress(p, 'contractAddress');
   const maxFee = optAmount(p, 'maxFee');
   const acc = await findWalletAccount(net, address, 'contractAddress');
@@ -41,7 +48,9 @@ export async function stk_upgradeAccContract(p: Params, net: NetworkConfig): Pro
   );
   // The cap is checked before the dialog, so the user is never asked to approve a fee that cannot be paid.
   const resourceBounds = resourceBoundsFor(estimate, maxFee);
+  await assertCanPayFee(net, acc.address, boundsTotal(resourceBounds), 'upgrade');
   await confirmOrReject('Upgrade account', [
+    ['Requested by', ctx.origin],
     ['Network', net.name],
     ['Account', acc.address],
     ['Current class', normHex(current)],

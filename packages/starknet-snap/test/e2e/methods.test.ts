@@ -102,12 +102,10 @@ describe('stk_createAccount', () => {
       / 20 /,
     );
   });
-  it('a deploy the chain refuses (no funds) keeps the chain code and says what to do', async () => {
-    const p = send(snap, 'stk_createAccount', { addressIndex: 3, deploy: true });
-    await answer(p, true);
-    const err = await errorOf(p);
-    expect([53, 54, 55, 41]).toContain(err.code);
-    expect(err.message).toMatch(/Could not deploy the account/);
+  it('a deploy the account cannot pay for is refused before the dialog with code 54 and what to do', async () => {
+    const err = await errorOf(send(snap, 'stk_createAccount', { addressIndex: 3, deploy: true }));
+    expect(err.code).toBe(54);
+    expect(err.message).toMatch(/holds 0 STRK, less than the deploy's maximal fee .*; fund it with STRK first/);
   });
   it('a second deploy of a deployed account is refused clearly', async () => {
     const err = await errorOf(send(snap, 'stk_createAccount', { addressIndex: 0, deploy: true }));

@@ -83,6 +83,7 @@ describe('full story', () => {
     const sendUi = await answer(sending, true);
     expect(dialogText(sendUi)).toContain(recipient);
     expect(dialogText(sendUi)).toContain('12345');
+    expect(dialogText(sendUi)).toContain('https://dapp.example'); // the requesting origin
     const sent = await result<AddTx>(sending);
     expect(sent.code).toBe('TRANSACTION_RECEIVED');
     sendHash = sent.transaction_hash;
