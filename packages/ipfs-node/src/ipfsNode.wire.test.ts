@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'kubo-rpc-client';
@@ -214,6 +214,34 @@ describe('Kubo wire behaviour (embedded node, raw HTTP)', () => {
     expect(JSON.parse(res.body.toString()).Message).toMatch(/^produced block is over 2MiB/);
     const ok = await raw(`${api}/api/v0/block/put?allow-big-block=true`, multipart([{ name: 'file', data: big }]));
     expect(ok.status).toBe(200);
+  });
+
+  it('an early error on a large upload still reaches the client, and the connection stays usable', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const { body, headers } = multipart([{ name: 'file', data: Buffer.alloc(24 * 1024 * 1024, 1) }]);
+      const send = (path: string, payload?: Buffer) =>
+        new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
+          const req = request(`${api}${path}`, { method: 'POST', agent, headers: payload ? headers : {} }, (res) => {
+            const socket = res.socket;
+            let text = '';
+            res.on('data', (c: Buffer) => {
+              text += c.toString();
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text, socket }));
+          });
+          req.on('error', reject);
+          req.end(payload);
+        });
+      const failed = await send('/api/v0/block/put', body);
+      expect(failed.status).toBe(500);
+      expect(JSON.parse(failed.text).Message).toMatch(/^produced block is over 2MiB/);
+      const next = await send('/api/v0/version');
+      expect(next.status).toBe(200);
+      expect(next.socket).toBe(failed.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('an NDJSON stream that fails mid-way ends with an error line and the trailer', async () => {

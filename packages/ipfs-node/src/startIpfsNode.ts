@@ -47,8 +47,10 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
     resetOnStreamError: options.resetOnStreamError ?? false,
     ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
   });
-  // uploads of any size stream through: no whole-request timeout
-  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 5_000 }, handler);
+  // Uploads of any size stream through: no whole-request timeout. Idle keep-alive connections
+  // stay open longer than proxies keep idle upstream sockets (Node's agent: 5 s), so a proxy
+  // never reuses a socket the node is closing at that moment.
+  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 65_000, headersTimeout: 66_000 }, handler);
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {

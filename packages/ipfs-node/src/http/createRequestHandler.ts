@@ -39,6 +39,8 @@ export function createRequestHandler(deps: RequestHandlerDeps): (req: IncomingMe
 async function handle(deps: RequestHandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   res.on('finish', () => {
+    // answered before the whole body was read (an early error): discard the rest, keeping the
+    // connection usable (destroying it could reset the client before it reads the answer)
     if (!req.complete) req.resume();
   });
   if (!url.pathname.startsWith(PREFIX)) {

@@ -24,7 +24,7 @@ const MAX_HEADER_BYTES = 64 * 1024;
  */
 export async function* multipartFiles(req: IncomingMessage, signal: AbortSignal): AsyncGenerator<MultipartFile> {
   const boundary = boundaryOf(req.headers['content-type'] ?? '');
-  const reader = new PartReader(req[Symbol.asyncIterator]() as AsyncIterator<Buffer>, boundary, signal);
+  const reader = new PartReader(new RequestSource(req), boundary, signal);
   try {
     while (true) {
       const part = await reader.nextPart();
@@ -54,7 +54,7 @@ class PartReader {
   private readonly delimiter: Buffer;
 
   constructor(
-    private readonly source: AsyncIterator<Buffer>,
+    private readonly source: RequestSource,
     boundary: string,
     private readonly signal: AbortSignal,
   ) {
@@ -170,8 +170,75 @@ class PartReader {
     }
   }
 
+  /**
+   * Releases the request. A body read to its closing delimiter is drained to its end (so the
+   * connection can serve the next request); otherwise the rest is left for the HTTP handler,
+   * which discards it after answering.
+   */
   async close(): Promise<void> {
-    if (!this.ended) await this.source.return?.();
+    if (this.finished && !this.ended) {
+      try {
+        while (!this.ended) await this.fill();
+      } catch {
+        // the client went away after the closing delimiter: nothing left to drain
+      }
+    }
+    this.source.release();
+  }
+}
+
+/**
+ * Pulls request chunks one at a time (paused mode), without the stream's async iterator, which
+ * destroys the request (and the keep-alive socket) when iteration stops early.
+ */
+class RequestSource {
+  private failure: unknown;
+  private ended = false;
+  private wake: (() => void) | undefined;
+  private readonly onReadable = () => this.notify();
+  private readonly onEnd = () => {
+    this.ended = true;
+    this.notify();
+  };
+  private readonly onError = (err: unknown) => {
+    this.failure = err;
+    this.notify();
+  };
+  private readonly onClose = () => {
+    if (!this.ended) this.failure ??= new IpfsNodeError('client', 'invalid multipart body: unexpected end of request');
+    this.notify();
+  };
+
+  constructor(private readonly req: IncomingMessage) {
+    req.on('readable', this.onReadable);
+    req.on('end', this.onEnd);
+    req.on('error', this.onError);
+    req.on('close', this.onClose);
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  async next(): Promise<IteratorResult<Buffer>> {
+    while (true) {
+      const chunk = this.req.read() as Buffer | null;
+      if (chunk !== null) return { done: false, value: chunk };
+      if (this.failure !== undefined) throw this.failure;
+      if (this.ended || this.req.readableEnded) return { done: true, value: undefined };
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+
+  release(): void {
+    this.req.off('readable', this.onReadable);
+    this.req.off('end', this.onEnd);
+    this.req.off('error', this.onError);
+    this.req.off('close', this.onClose);
   }
 }
 
