@@ -91,6 +91,57 @@ describe('repo durability', () => {
     await node.close();
   });
 
+  it('repo/gc waits for an add in progress and keeps its blocks', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ipfs-node-gc-during-add-'));
+    const node = await startIpfsNode({ repo: dir });
+    const client = create({ url: `${node.apiUrl}/api/v0` });
+    try {
+      const size = 12 * 1024 * 1024;
+      const chunks = [...pseudoRandomChunks(size, 'gc-during-add')];
+      const boundary = 'gc-during-add';
+      let release: () => void = () => undefined;
+      const added = new Promise<string>((resolve, reject) => {
+        const req = request(
+          `${node.apiUrl}/api/v0/add`,
+          { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => {
+              text += c.toString();
+            });
+            res.on('end', () => resolve((JSON.parse(text) as { Hash: string }).Hash));
+          },
+        );
+        req.on('error', reject);
+        req.write(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        );
+        for (const c of chunks.slice(0, 6)) req.write(c);
+        release = () => {
+          for (const c of chunks.slice(6)) req.write(c);
+          req.end(`\r\n--${boundary}--\r\n`);
+        };
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      let gcDone = false;
+      const gc = (async () => {
+        const removed = [];
+        for await (const r of client.repo.gc()) removed.push(r);
+        gcDone = true;
+        return removed;
+      })();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(gcDone).toBe(false);
+      release();
+      const cid = await added;
+      expect(await gc).toEqual([]);
+      expect(await sha256Of(client.cat(cid))).toBe(sha256OfChunks(chunks));
+    } finally {
+      await node.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('an interrupted add leaves no pin and a consistent repo', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ipfs-node-interrupted-'));
     const node = await startIpfsNode({ repo: dir });
