@@ -9,11 +9,12 @@ import type { CommandContext, CommandResult } from '../types.js';
 /**
  * `dag/import`: stores the blocks of each CAR part as it streams in (checking sha2-256 hashes),
  * then pins every root (`pin-roots`, default true): `{"Root":{"Cid":{"/":…},"PinErrorMsg":…}}`
- * per root, and `{"Stats":{"BlockCount","BlockBytesCount"}}` with `stats`.
+ * per root, and `{"Stats":{"BlockCount","BlockBytesCount"}}` with `stats`; nothing with `silent`.
  */
 export async function dagImport(ctx: CommandContext): Promise<CommandResult> {
   const pinRoots = ctx.options.bool('pin-roots');
   const stats = ctx.options.bool('stats');
+  const silent = ctx.options.bool('silent');
   const values = async function* () {
     const roots: CID[] = [];
     let blockCount = 0;
@@ -52,6 +53,7 @@ export async function dagImport(ctx: CommandContext): Promise<CommandResult> {
       }
       return out;
     });
+    if (silent) return;
     yield* results;
     if (stats) yield { Stats: { BlockCount: blockCount, BlockBytesCount: byteCount } };
   };
