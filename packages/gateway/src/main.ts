@@ -7,6 +7,8 @@ import type { GatewayConfig, NetworkFamily, NetworkSettings } from './config/typ
 import { startEmbeddedBackends } from './embedded/startEmbeddedBackends.js';
 import { ethFamily } from './families/eth/ethFamily.js';
 import type { FamilyHandler } from './families/FamilyHandler.js';
+import { createStarknetFamily } from './families/starknet/createStarknetFamily.js';
+import { detectPendingTag } from './families/starknet/detectPendingTag.js';
 import { buildApp } from './http/buildApp.js';
 import { createApiKey } from './keys/createApiKey.js';
 import { createKeyAuthenticator } from './keys/createKeyAuthenticator.js';
@@ -32,11 +34,6 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-const FAMILIES: Record<NetworkFamily, FamilyHandler | undefined> = {
-  eth: ethFamily,
-  starknet: undefined,
-};
-
 /**
  * The one composition root: builds every dependency from the frozen config (key store,
  * embedded backends, upstreams, networks, app), starts listening, and returns a handle
@@ -61,19 +58,28 @@ export async function startGateway(
   try {
     const unlock = await acquireDataDirLock(dataDir);
     cleanups.push(unlock);
-    const store = await openKeyStore(config, dataDir);
-    cleanups.push(() => store.close());
+    // The key store and the embedded backends start side by side.
+    const [storeResult, backendsResult] = await Promise.allSettled([
+      openKeyStore(config, dataDir),
+      startEmbeddedBackends(config, progress),
+    ]);
+    if (storeResult.status === 'fulfilled') cleanups.push(() => storeResult.value.close());
+    if (backendsResult.status === 'fulfilled') {
+      const started = backendsResult.value;
+      cleanups.push(async () => {
+        await Promise.all([...started.values()].map((b) => b.stop()));
+      });
+    }
+    if (storeResult.status === 'rejected') throw storeResult.reason;
+    if (backendsResult.status === 'rejected') throw backendsResult.reason;
+    const store = storeResult.value;
+    const backends = backendsResult.value;
     progress(
       `key store: ${config.database.kind === 'embedded' ? `embedded database in ${join(dataDir, 'db')}` : 'PostgreSQL'}`,
     );
     const keys = createKeyAuthenticator(store);
 
-    const backends = await startEmbeddedBackends(config, progress);
-    cleanups.push(async () => {
-      await Promise.all([...backends.values()].map((b) => b.stop()));
-    });
-
-    const networks: Network[] = config.networks.map((n) => buildNetwork(n, backends));
+    const networks: Network[] = await Promise.all(config.networks.map((n) => buildNetwork(n, backends, progress)));
     cleanups.push(async () => {
       await Promise.all(networks.flatMap((n) => n.upstreams.map((u) => u.close())));
     });
@@ -104,9 +110,11 @@ export async function startGateway(
   }
 }
 
-function buildNetwork(n: NetworkSettings, backends: Map<string, { http: string; ws?: string | undefined }>): Network {
-  const family = FAMILIES[n.family];
-  if (!family) throw new Error(`networks: the ${n.family} family is not available in this build`);
+async function buildNetwork(
+  n: NetworkSettings,
+  backends: Map<string, { http: string; ws?: string | undefined }>,
+  progress: (line: string) => void,
+): Promise<Network> {
   const upstreams = n.upstreams.map((u) => {
     const embedded = u.embedded ? backends.get(u.embedded) : undefined;
     const http = embedded?.http ?? u.http;
@@ -119,6 +127,16 @@ function buildNetwork(n: NetworkSettings, backends: Map<string, { http: string; 
       headers: u.headers,
     });
   });
+  let family: FamilyHandler;
+  if (n.family === 'starknet') {
+    const detected = await detectPendingTag(upstreams[0]);
+    progress(
+      `${n.name}: upstream speaks Starknet spec ${detected.specVersion ?? '(unknown)'}; "pending" is sent as "${detected.tag}"`,
+    );
+    family = createStarknetFamily({ pendingTag: detected.tag, maxChunkSize: n.maxEventsChunkSize });
+  } else {
+    family = ethFamily;
+  }
   return createNetwork(n, family, upstreams);
 }
 

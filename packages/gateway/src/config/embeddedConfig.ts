@@ -2,7 +2,8 @@ import type { GatewayConfig } from './types.js';
 import { validateConfig } from './validateConfig.js';
 
 /**
- * The configuration used when no config file is given: every family on embedded backends,
+ * The configuration used when no config file is given: every family on embedded backends
+ * (anvil for eth-devnet, the Starknet dev chain for starknet-devnet),
  * each network reachable by path prefix, a development key, the embedded database.
  */
 export function embeddedConfig(overrides: { listen?: string; dataDir?: string } = {}): GatewayConfig {
@@ -18,6 +19,14 @@ export function embeddedConfig(overrides: { listen?: string; dataDir?: string } 
         dev: true,
         pathPrefix: '/eth-devnet',
         upstreams: [{ name: 'anvil', embedded: 'anvil' }],
+      },
+      {
+        name: 'starknet-devnet',
+        family: 'starknet',
+        chainId: 'SN_SEPOLIA',
+        dev: true,
+        pathPrefix: '/starknet-devnet',
+        upstreams: [{ name: 'starknet-devchain', embedded: 'starknet-devchain' }],
       },
     ],
   });

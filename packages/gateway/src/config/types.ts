@@ -28,6 +28,8 @@ export interface NetworkSettings {
   /** Path prefix that selects this network, e.g. "/eth-devnet". */
   readonly pathPrefix?: string | undefined;
   readonly upstreams: readonly UpstreamSettings[];
+  /** Starknet: the largest getEvents chunk_size served (error 31 above it). */
+  readonly maxEventsChunkSize: number;
 }
 
 /** The IPFS family: one Kubo-compatible upstream behind /api/v0. */

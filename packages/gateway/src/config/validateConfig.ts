@@ -61,7 +61,7 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
 
 function parseNetwork(raw: unknown, at: string): NetworkSettings {
   const n = obj(raw, at);
-  allowOnly(n, at, ['name', 'family', 'chainId', 'dev', 'hosts', 'pathPrefix', 'upstreams']);
+  allowOnly(n, at, ['name', 'family', 'chainId', 'dev', 'hosts', 'pathPrefix', 'upstreams', 'maxEventsChunkSize']);
   const name = str(n.name, `${at}.name`);
   if (!NAME.test(name)) throw new ConfigError(`${at}.name`, 'use lowercase letters, digits and dashes (at most 63)');
   const family = str(n.family, `${at}.family`) as NetworkFamily;
@@ -82,6 +82,7 @@ function parseNetwork(raw: unknown, at: string): NetworkSettings {
     hosts,
     pathPrefix,
     upstreams: ups.map((u, i) => parseUpstream(u, `${at}.upstreams[${i}]`)),
+    maxEventsChunkSize: int(n.maxEventsChunkSize ?? 1024, `${at}.maxEventsChunkSize`, 1, 1_000_000),
   };
 }
 
@@ -174,8 +175,9 @@ function prefix(v: unknown, at: string): string {
 }
 function chainIdOf(v: unknown, at: string): string {
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return `0x${v.toString(16)}`;
+  if (typeof v === 'string' && /^SN_[A-Z]+$/.test(v)) return `0x${Buffer.from(v, 'ascii').toString('hex')}`;
   if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) return v.toLowerCase();
-  throw new ConfigError(at, 'must be a non-negative integer or a 0x hex string');
+  throw new ConfigError(at, 'must be a non-negative integer, a 0x hex string, or a Starknet name like SN_SEPOLIA');
 }
 function httpUrl(v: unknown, at: string): string {
   const s = str(v, at);

@@ -1,15 +1,17 @@
 import type { EmbeddedBackend, GatewayConfig } from '../config/types.js';
+import { join } from 'node:path';
 import { type EmbeddedProcess, startAnvil } from './startAnvil.js';
+import { startStarknetDevchain } from './startStarknetDevchain.js';
 
 /** Starts each embedded backend the config names (once, even if several upstreams use it). */
 export async function startEmbeddedBackends(
   config: GatewayConfig,
   progress: (line: string) => void,
 ): Promise<Map<EmbeddedBackend, EmbeddedProcess>> {
-  const wanted = new Map<EmbeddedBackend, number | undefined>();
+  const wanted = new Map<EmbeddedBackend, string | undefined>();
   for (const n of config.networks) {
     for (const u of n.upstreams) {
-      if (u.embedded) wanted.set(u.embedded, n.chainId === undefined ? undefined : Number.parseInt(n.chainId, 16));
+      if (u.embedded) wanted.set(u.embedded, n.chainId);
     }
   }
   if (config.ipfs?.upstream.embedded) wanted.set(config.ipfs.upstream.embedded, undefined);
@@ -32,12 +34,17 @@ export async function startEmbeddedBackends(
 
 function startBackend(
   backend: EmbeddedBackend,
-  _config: GatewayConfig,
-  chainId: number | undefined,
+  config: GatewayConfig,
+  chainId: string | undefined,
 ): Promise<EmbeddedProcess> {
   switch (backend) {
     case 'anvil':
-      return startAnvil(chainId === undefined ? {} : { chainId });
+      return startAnvil(chainId === undefined ? {} : { chainId: Number.parseInt(chainId, 16) });
+    case 'starknet-devchain':
+      return startStarknetDevchain({
+        dataDir: join(config.dataDir, 'starknet-devchain'),
+        ...(chainId === undefined ? {} : { chainId }),
+      });
     default:
       throw new Error(`embedded backend ${backend} is not available in this build`);
   }

@@ -54,14 +54,22 @@ export const ERROR_KINDS = {
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
 
-/** An error returned by an upstream node as a JSON-RPC error object; passed to the client as it is. */
-export class UpstreamRpcError extends Error {
-  override readonly name = 'UpstreamRpcError';
+/**
+ * An error in a protocol's own terms (e.g. Starknet's 31 PAGE_SIZE_TOO_BIG): code, message
+ * and data reach the client exactly as the protocol defines them.
+ */
+export class ProtocolRpcError extends Error {
+  override readonly name: string = 'ProtocolRpcError';
   constructor(
     readonly code: number,
     message: string,
-    readonly data: unknown,
+    readonly data?: unknown,
   ) {
     super(message);
   }
+}
+
+/** An error returned by an upstream node as a JSON-RPC error object; passed to the client as it is. */
+export class UpstreamRpcError extends ProtocolRpcError {
+  override readonly name = 'UpstreamRpcError';
 }

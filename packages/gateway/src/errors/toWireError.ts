@@ -1,4 +1,4 @@
-import { GatewayError, UpstreamRpcError } from './GatewayError.js';
+import { GatewayError, ProtocolRpcError } from './GatewayError.js';
 
 /** A JSON-RPC 2.0 error object. */
 export interface WireError {
@@ -21,7 +21,7 @@ export function toWireError(err: unknown): { error: WireError; httpStatus: numbe
     if (err.data !== undefined) error.data = err.data;
     return { error, httpStatus: err.httpStatus };
   }
-  if (err instanceof UpstreamRpcError) {
+  if (err instanceof ProtocolRpcError) {
     const error: WireError = { code: err.code, message: err.message };
     if (err.data !== undefined) error.data = err.data;
     return { error, httpStatus: 200 };

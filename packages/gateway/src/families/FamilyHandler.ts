@@ -1,9 +1,9 @@
 import type { RpcRequest } from '../jsonrpc/types.js';
-import type { MethodPolicy } from './types.js';
+import type { MethodTraits } from './types.js';
 
 /** What the gateway sends upstream for one client request, and how it finishes the answer. */
 export interface PreparedCall {
-  readonly policy: MethodPolicy;
+  readonly policy: MethodTraits;
   readonly upstreamMethod: string;
   readonly upstreamParams: unknown;
   /** Turns the upstream result into the client's result; absent when it is passed on unchanged. */

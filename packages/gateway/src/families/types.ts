@@ -10,12 +10,8 @@ export type MethodKind = 'read' | 'write' | 'subscription' | 'filter';
  */
 export type CachePolicy = 'never' | 'immutable' | 'by-block' | 'head';
 
-/** Everything the gateway knows about one method: the typed-table row. */
-export interface MethodPolicy {
-  /** Positional parameters in order. */
-  readonly params: readonly Param[];
-  /** How many leading params are required. */
-  readonly required: number;
+/** What every family's table says of a method: kind, credit cost, cacheability, availability. */
+export interface MethodTraits {
   readonly kind: MethodKind;
   /** Credit cost charged per call (batch items are charged one by one). */
   readonly credits: number;
@@ -26,6 +22,14 @@ export interface MethodPolicy {
   readonly wsOnly?: boolean;
   /** Only available on networks configured as dev networks. */
   readonly devOnly?: boolean;
+}
+
+/** A row of the eth table: the traits plus positional params and result handling. */
+export interface MethodPolicy extends MethodTraits {
+  /** Positional parameters in order. */
+  readonly params: readonly Param[];
+  /** How many leading params are required. */
+  readonly required: number;
   /**
    * Serves the method with a different upstream call when the upstream cannot answer it
    * as asked (returns undefined to forward it unchanged). Gets the validated params.

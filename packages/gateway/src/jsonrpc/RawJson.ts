@@ -7,7 +7,12 @@ export class RawJson {
 }
 
 /** Serialises a JSON-RPC response; a RawJson result is spliced in as it is. */
-export function serializeResponse(response: { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: unknown }): string {
+export function serializeResponse(response: {
+  jsonrpc: '2.0';
+  id: unknown;
+  result?: unknown;
+  error?: unknown;
+}): string {
   if (response.result instanceof RawJson) {
     return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.text}}`;
   }

@@ -1,7 +1,7 @@
 import type { NetworkSettings } from '../config/types.js';
 import { GatewayError, UpstreamRpcError } from '../errors/GatewayError.js';
 import type { FamilyHandler } from '../families/FamilyHandler.js';
-import type { MethodPolicy } from '../families/types.js';
+import type { MethodTraits } from '../families/types.js';
 import type { HttpUpstream, UpstreamHealth } from '../upstream/createHttpUpstream.js';
 import { UpstreamTransportError } from '../upstream/UpstreamTransportError.js';
 
@@ -14,7 +14,7 @@ export interface Network {
    * Sends one call to the first healthy upstream, failing over on transport errors.
    * With `raw`, a plain result may come back as RawJson text.
    */
-  forward(method: string, params: unknown, policy: MethodPolicy, raw?: boolean): Promise<unknown>;
+  forward(method: string, params: unknown, policy: MethodTraits, raw?: boolean): Promise<unknown>;
   /** WebSocket URL of the first upstream that has one (for subscriptions). */
   wsUpstreamUrl(): string | undefined;
   /** Active probe of every upstream, for /health. */

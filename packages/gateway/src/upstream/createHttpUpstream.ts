@@ -38,7 +38,10 @@ export interface HttpUpstream {
    * Sends one JSON-RPC request object and returns its answer; throws UpstreamTransportError.
    * With `raw`, a plain success answer keeps its result as text ({@link RawJson}).
    */
-  call(request: { jsonrpc: '2.0'; id: number; method: string; params: unknown }, raw?: boolean): Promise<UpstreamAnswer>;
+  call(
+    request: { jsonrpc: '2.0'; id: number; method: string; params: unknown },
+    raw?: boolean,
+  ): Promise<UpstreamAnswer>;
   health(): UpstreamHealth;
   close(): Promise<void>;
 }
