@@ -54,7 +54,7 @@ function validateEventFilter(p: Record<string, unknown>, limits: StarknetLimits)
   }
   if (f.keys !== undefined) {
     if (!Array.isArray(f.keys)) throw invalid('filter.keys', 'an array of arrays of felts', f.keys);
-    f.keys.forEach((k, i) => checkFeltArray(k, `filter.keys[${i}]`));
+    for (const [i, k] of f.keys.entries()) checkFeltArray(k, `filter.keys[${i}]`);
   }
   if (f.continuation_token !== undefined && typeof f.continuation_token !== 'string') {
     throw invalid('filter.continuation_token', 'a string', f.continuation_token);
