@@ -1,6 +1,7 @@
 import type { EmbeddedBackend, GatewayConfig } from '../config/types.js';
 import { join } from 'node:path';
 import { type EmbeddedProcess, startAnvil } from './startAnvil.js';
+import { startIpfsNode } from './startIpfsNode.js';
 import { startStarknetDevchain } from './startStarknetDevchain.js';
 
 /** Starts each embedded backend the config names (once, even if several upstreams use it). */
@@ -45,7 +46,7 @@ function startBackend(
         dataDir: join(config.dataDir, 'starknet-devchain'),
         ...(chainId === undefined ? {} : { chainId }),
       });
-    default:
-      throw new Error(`embedded backend ${backend} is not available in this build`);
+    case 'ipfs-node':
+      return startIpfsNode({ repo: join(config.dataDir, 'ipfs') });
   }
 }

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/types.js';
 import { GatewayError } from '../errors/GatewayError.js';
@@ -10,6 +11,7 @@ import { errorBody } from './errorBody.js';
 import { healthReport } from './healthReport.js';
 import { unauthorized } from './unauthorized.js';
 import { type Route, routeRequest } from './routeRequest.js';
+import type { StreamingRoute } from './StreamingRoute.js';
 import { attachWebSocket } from './ws/attachWebSocket.js';
 
 /** What the app is built from: every dependency is passed in (the composition root builds them). */
@@ -17,6 +19,8 @@ export interface AppDeps {
   readonly networks: readonly Network[];
   readonly keys: KeyAuthenticator;
   readonly logLevel?: string;
+  /** Families served on raw streams ahead of Fastify (the IPFS API). */
+  readonly streaming?: readonly StreamingRoute[];
 }
 
 declare module 'fastify' {
@@ -46,6 +50,18 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     bodyLimit: config.limits.maxBodyBytes,
     forceCloseConnections: true,
     return503OnClosing: true,
+    // Streaming routes (IPFS) take their requests before Fastify parses anything.
+    serverFactory: (handler) =>
+      createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+        for (const route of deps.streaming ?? []) {
+          const rest = route.match(req.headers.host, req.url ?? '/');
+          if (rest !== undefined) return route.handle(req, res, rest);
+        }
+        handler(req, res);
+      }),
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all((deps.streaming ?? []).map((r) => r.close?.()));
   });
   const resolve = createNetworkResolver(deps.networks);
   const maxBatch = config.limits.maxBatch;

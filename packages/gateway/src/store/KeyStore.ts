@@ -29,5 +29,9 @@ export interface KeyStore {
   revoke(key: string): Promise<boolean>;
   /** The development key, if one was created. */
   findDevKey(): Promise<ApiKeyRecord | undefined>;
+  /** Adds `delta` to a key's usage counter (e.g. `ipfs_stored_bytes`) and returns the new value. */
+  addUsage(key: string, metric: string, delta: number): Promise<number>;
+  /** A key's usage counter (0 when never counted). */
+  usage(key: string, metric: string): Promise<number>;
   close(): Promise<void>;
 }

@@ -71,6 +71,23 @@ export function keyStoreContract(name: string, open: () => Promise<KeyStore>, re
       }
     });
 
+    it('counts usage per key and metric, durably', async () => {
+      const store = await open();
+      const { record } = await createApiKey(store);
+      expect(await store.usage(record.key, 'ipfs_stored_bytes')).toBe(0);
+      expect(await store.addUsage(record.key, 'ipfs_stored_bytes', 1000)).toBe(1000);
+      expect(await store.addUsage(record.key, 'ipfs_stored_bytes', 24)).toBe(1024);
+      expect(await store.addUsage(record.key, 'credits', 5)).toBe(5);
+      await store.close();
+      const again = await reopen();
+      try {
+        expect(await again.usage(record.key, 'ipfs_stored_bytes')).toBe(1024);
+        expect(await again.usage(record.key, 'credits')).toBe(5);
+      } finally {
+        await again.close();
+      }
+    });
+
     it('the authenticator sees revocations made through it at once', async () => {
       const store = await open();
       try {

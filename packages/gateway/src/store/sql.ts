@@ -12,6 +12,12 @@ CREATE TABLE IF NOT EXISTS api_keys (
   revoked_at   timestamptz
 );
 CREATE INDEX IF NOT EXISTS api_keys_dev ON api_keys (dev) WHERE dev;
+CREATE TABLE IF NOT EXISTS key_usage (
+  key     text NOT NULL REFERENCES api_keys (key),
+  metric  text NOT NULL,
+  value   bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (key, metric)
+);
 `;
 
 export interface KeyRow {
@@ -43,4 +49,7 @@ export const SQL = {
   list: 'SELECT * FROM api_keys ORDER BY created_at, key',
   revoke: 'UPDATE api_keys SET revoked_at = now() WHERE key = $1 AND revoked_at IS NULL RETURNING key',
   findDev: 'SELECT * FROM api_keys WHERE dev ORDER BY created_at LIMIT 1',
+  addUsage: `INSERT INTO key_usage (key, metric, value) VALUES ($1, $2, $3)
+    ON CONFLICT (key, metric) DO UPDATE SET value = key_usage.value + EXCLUDED.value RETURNING value`,
+  usage: 'SELECT value FROM key_usage WHERE key = $1 AND metric = $2',
 } as const;

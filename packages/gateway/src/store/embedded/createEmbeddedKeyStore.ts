@@ -35,6 +35,14 @@ export async function createEmbeddedKeyStore(dir: string | undefined): Promise<K
       const row = await one(SQL.findDev, []);
       return row && rowToRecord(row);
     },
+    async addUsage(key, metric, delta) {
+      const row = (await db.query<{ value: string | number }>(SQL.addUsage, [key, metric, delta])).rows[0];
+      return Number(row!.value);
+    },
+    async usage(key, metric) {
+      const row = (await db.query<{ value: string | number }>(SQL.usage, [key, metric])).rows[0];
+      return row === undefined ? 0 : Number(row.value);
+    },
     async close() {
       await db.close();
     },
