@@ -5,7 +5,8 @@
 import { hash } from 'starknet';
 import { nativeClasses } from '../contracts/registry.js';
 import { cachedJson } from '../rpc/rawJson.js';
-import { poseidon, selector } from '../crypto/hashes.js';
+import { selector } from '../crypto/hashes.js';
+import { poseidonPair } from '../crypto/poseidonFast.js';
 import { transactionHash } from '../crypto/transactionHash.js';
 import { DevchainError, ErrorCode } from '../errors.js';
 import { toHex, toU256 } from '../felt.js';
@@ -301,6 +302,12 @@ export class Chain {
   }
 
   private record(tx: Tx, result: ProcessResult): StoredTx {
+    // Writes that leave a value unchanged are not part of the state diff.
+    const before = this.state.at(this.pending.number);
+    for (const [addr, slots] of result.overlay.diff.storage) {
+      for (const [k, v] of slots) if (before.getStorage(addr, k) === v) slots.delete(k);
+      if (slots.size === 0) result.overlay.diff.storage.delete(addr);
+    }
     const receipt = toStoredReceipt(tx, result);
     const stored: StoredTx = {
       tx,
@@ -426,7 +433,7 @@ export class Chain {
     const parentHash = parent?.hash ?? 0n;
     const ts = timestamp ?? Math.max(this.now(), parent?.timestamp ?? 0);
     const sd = { length: stateDiffLength(p.diff), commitment: stateDiffHash(p.diff) };
-    const newRoot = poseidon([parent?.newRoot ?? 0n, sd.commitment]);
+    const newRoot = poseidonPair(parent?.newRoot ?? 0n, sd.commitment);
     const txCommit = patriciaRoot(p.txs.map((t) => transactionLeaf(t.hash, t.tx.signature)));
     const eventLeaves = p.txs.flatMap((t) =>
       t.receipt.events.map((e) =>

@@ -131,8 +131,17 @@ export interface HeaderPrices {
 
 /** The gas-prices hash of 0.13.4+ headers. */
 export function gasPricesHash(p: HeaderPrices): bigint {
-  return poseidon([shortString('STARKNET_GAS_PRICES0'), p.l1Wei, p.l1Fri, p.l1DataWei, p.l1DataFri, p.l2Wei, p.l2Fri]);
+  const key = `${p.l1Wei}:${p.l1Fri}:${p.l1DataWei}:${p.l1DataFri}:${p.l2Wei}:${p.l2Fri}`;
+  let h = gasPricesCache.get(key);
+  if (h === undefined) {
+    h = poseidon([shortString('STARKNET_GAS_PRICES0'), p.l1Wei, p.l1Fri, p.l1DataWei, p.l1DataFri, p.l2Wei, p.l2Fri]);
+    if (gasPricesCache.size > 100) gasPricesCache.clear();
+    gasPricesCache.set(key, h);
+  }
+  return h;
 }
+
+const gasPricesCache = new Map<string, bigint>();
 
 /** Header fields hashed into the block hash. */
 export interface BlockHashInput {

@@ -8,9 +8,14 @@ export function pedersen(a: bigint, b: bigint): bigint {
 }
 
 /** Poseidon hash of many felts. */
-export function poseidon(values: bigint[]): bigint {
+export function poseidon(values: readonly bigint[]): bigint {
+  if (values.length === 0) return POSEIDON_EMPTY;
+  if (values.length === 1 && values[0] === 0n) return POSEIDON_ZERO;
   return poseidonHashManyFast(values);
 }
+
+const POSEIDON_EMPTY = poseidonHashManyFast([]);
+const POSEIDON_ZERO = poseidonHashManyFast([0n]);
 
 const MASK_250 = 2n ** 250n - 1n;
 
