@@ -33,6 +33,8 @@ export default async function globalSetup(): Promise<void> {
       SNAP_SEPOLIA_API_KEY: info.apiKey,
       SNAP_SEPOLIA_ACCOUNT_CLASS_HASH: info.accountClassHash,
       SNAP_SEPOLIA_LATEST_ACCOUNT_CLASS_HASH: info.latestAccountClassHash,
+      // Mainnet points at a closed port, so tests can check the unreachable-node error.
+      SNAP_MAINNET_URL: 'http://127.0.0.1:9/starknet-mainnet',
     },
   });
   if (build.status !== 0) {

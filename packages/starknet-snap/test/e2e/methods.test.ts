@@ -144,6 +144,12 @@ describe('stk_estimateAccountDeployFee', () => {
       expect(fee[k]).toMatch(/^[0-9]+$/);
     expect(BigInt(fee.overall_fee)).toBeGreaterThan(0n);
   });
+  it('an index whose account is already deployed: the chain refuses, its code and message are kept', async () => {
+    const err = await errorOf(send(snap, 'stk_estimateAccountDeployFee', { addressIndex: 0 }));
+    expect(err.code).toBeGreaterThan(0);
+    expect(err.code).toBeLessThan(100);
+    expect(err.message).toMatch(/^Could not estimate the deploy fee of 0x/);
+  });
   it('bad addressIndex -> -32602', async () => {
     await expectInvalid(send(snap, 'stk_estimateAccountDeployFee', { addressIndex: 'a' }), 'addressIndex');
   });
@@ -363,6 +369,7 @@ describe('stk_sendTransaction / stk_getTransactionStatus / stk_getTransactions',
     );
     expect(other).toEqual([]);
     await expectInvalid(send(snap, 'stk_getTransactions', { senderAddress: deployed, pageSize: 7 }), 'pageSize');
+    await expectInvalid(send(snap, 'stk_getTransactions', { senderAddress: deployed, chainId: '0x1' }), 'chainId');
   });
 });
 
@@ -378,6 +385,13 @@ describe('stk_recoverAccounts', () => {
     ]);
     const one = await result<unknown[]>(send(snap, 'stk_recoverAccounts', { startScanIndex: 1 }));
     expect(one).toHaveLength(1);
+  });
+  it('a network whose nodegate endpoint is not reachable is refused naming the network and what to check', async () => {
+    const err = await errorOf(send(snap, 'stk_recoverAccounts', { chainId: '0x534e5f4d41494e' }));
+    expect(err.code).toBe(-32006);
+    expect(err.message).toMatch(/Starknet Mainnet/);
+    expect(err.message).toMatch(/check that nodegate is running and the API key is valid/);
+    expect(err.message).not.toContain('127.0.0.1:9'); // the URL (which may hold the API key) is not echoed
   });
   it('bad maxScanned -> -32602', async () => {
     await expectInvalid(send(snap, 'stk_recoverAccounts', { maxScanned: 0 }), 'maxScanned');
