@@ -244,6 +244,30 @@ describe('Kubo wire behaviour (embedded node, raw HTTP)', () => {
     }
   });
 
+  it('the timeout option aborts a command (here an upload that stalls)', async () => {
+    const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const boundary = 'stall';
+      const req = request(
+        `${api}/api/v0/add?timeout=200ms`,
+        { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => {
+            body += c.toString();
+          });
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body });
+            req.destroy();
+          });
+        },
+      );
+      req.on('error', reject);
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\npartial`);
+    });
+    expect(result.status).toBe(500);
+    expect(JSON.parse(result.body)).toEqual({ Message: 'context deadline exceeded', Code: 0, Type: 'error' });
+  });
+
   it('an NDJSON stream that fails mid-way ends with an error line and the trailer', async () => {
     const res = await raw(
       `${api}/api/v0/block/put`,

@@ -15,6 +15,8 @@ export interface MultipartFile {
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 const MAX_HEADER_BYTES = 64 * 1024;
+/** An upload that sends nothing for this long fails (it would otherwise hold the GC lock). */
+const UPLOAD_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
 /**
  * Streams the parts of a `multipart/form-data` request one at a time, pulling the request body
@@ -24,7 +26,7 @@ const MAX_HEADER_BYTES = 64 * 1024;
  */
 export async function* multipartFiles(req: IncomingMessage, signal: AbortSignal): AsyncGenerator<MultipartFile> {
   const boundary = boundaryOf(req.headers['content-type'] ?? '');
-  const reader = new PartReader(new RequestSource(req), boundary, signal);
+  const reader = new PartReader(new RequestSource(req, signal), boundary, signal);
   try {
     while (true) {
       const part = await reader.nextPart();
@@ -209,7 +211,17 @@ class RequestSource {
     this.notify();
   };
 
-  constructor(private readonly req: IncomingMessage) {
+  private readonly onAbort = () => {
+    this.failure ??= this.signal.reason;
+    this.notify();
+  };
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly signal: AbortSignal,
+  ) {
+    // an abort (timeout, client gone) must also end a wait for data that may never come
+    signal.addEventListener('abort', this.onAbort, { once: true });
     req.on('readable', this.onReadable);
     req.on('end', this.onEnd);
     req.on('error', this.onError);
@@ -228,13 +240,23 @@ class RequestSource {
       if (chunk !== null) return { done: false, value: chunk };
       if (this.failure !== undefined) throw this.failure;
       if (this.ended || this.req.readableEnded) return { done: true, value: undefined };
+      let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
+        timer = setTimeout(() => {
+          this.failure ??= new IpfsNodeError(
+            'client',
+            `upload stalled: no data for ${UPLOAD_IDLE_TIMEOUT_MS / 1000} s`,
+          );
+          this.notify();
+        }, UPLOAD_IDLE_TIMEOUT_MS);
       });
+      clearTimeout(timer);
     }
   }
 
   release(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
     this.req.off('readable', this.onReadable);
     this.req.off('end', this.onEnd);
     this.req.off('error', this.onError);
