@@ -3,7 +3,7 @@
  * starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N]
  *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS]
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { startDevchain, type DevchainOptions } from './startDevchain.js';
 
 function usage(message?: string): never {
@@ -74,7 +74,12 @@ function parseArgs(argv: string[]): { options: DevchainOptions; readyFile?: stri
 const { options, readyFile } = parseArgs(process.argv.slice(2));
 const dc = await startDevchain(options);
 process.stdout.write(`starknet-devchain listening on ${dc.rpcUrl} (chain id ${dc.chainId})\n`);
-if (readyFile) writeFileSync(readyFile, JSON.stringify({ rpc: dc.rpcUrl, chainId: dc.chainId }));
+if (readyFile) {
+  // Atomic: readers polling for the file never see it half-written.
+  const tmp = `${readyFile}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ rpc: dc.rpcUrl, chainId: dc.chainId }));
+  renameSync(tmp, readyFile);
+}
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
