@@ -98,6 +98,17 @@ describe('persistence and devnet methods', () => {
     expect(r).toMatchObject({ type: 'L1_HANDLER', execution_status: 'SUCCEEDED', finality_status: 'ACCEPTED_ON_L2' });
     const wei = await rpcResult(url, 'devnet_mint', { address: '0x1234', amount: '0x10', unit: 'WEI' });
     expect(wei.new_balance).toBe('16');
+    expect(await rpcResult(url, 'devnet_getAccountBalance', { address: '0x1234' })).toEqual({
+      amount: '1000',
+      unit: 'FRI',
+    });
+    expect(await rpcResult(url, 'devnet_getAccountBalance', ['0x1234', 'WEI', 'latest'])).toEqual({
+      amount: '16',
+      unit: 'WEI',
+    });
+    expect(
+      await rpcResult(url, 'devnet_getAccountBalance', { address: '0x1234', block_id: { block_number: 0 } }),
+    ).toEqual({ amount: '0', unit: 'FRI' });
     const n = await rpcResult(url, 'starknet_blockNumber');
     const created = await rpcResult(url, 'devnet_createBlock');
     const head = await rpcResult(url, 'starknet_blockHashAndNumber');

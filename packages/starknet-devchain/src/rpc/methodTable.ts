@@ -1,6 +1,7 @@
 /** Method knowledge as data: every wire method with its param names (for positional params) and handler. */
 import { devnet_createBlock } from './methods/devnet_createBlock.js';
 import { devnet_dump } from './methods/devnet_dump.js';
+import { devnet_getAccountBalance } from './methods/devnet_getAccountBalance.js';
 import { devnet_getConfig } from './methods/devnet_getConfig.js';
 import { devnet_getPredeployedAccounts } from './methods/devnet_getPredeployedAccounts.js';
 import { devnet_increaseTime } from './methods/devnet_increaseTime.js';
@@ -112,6 +113,11 @@ export const methodTable = {
     handler: starknet_addDeclareTransaction,
   },
   devnet_getPredeployedAccounts: { params: ['with_balance'], write: false, handler: devnet_getPredeployedAccounts },
+  devnet_getAccountBalance: {
+    params: ['address', 'unit', 'block_id'],
+    write: false,
+    handler: devnet_getAccountBalance,
+  },
   devnet_mint: { params: ['address', 'amount', 'unit'], write: true, handler: devnet_mint },
   devnet_createBlock: { params: [], write: true, handler: devnet_createBlock },
   devnet_setTime: { params: ['time', 'generate_block'], write: true, handler: devnet_setTime },
