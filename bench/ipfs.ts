@@ -139,21 +139,26 @@ async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function measure(name: string, target: Target): Promise<{ add: number; cat: number }> {
-  const adds: number[] = [];
-  const cats: number[] = [];
-  for (let i = 0; i < warmup; i++) {
-    // not counted: lets the JIT of each column (and the node's process) warm up alike
-    await target.cat(await target.add(`${name}-warmup-${i}-${Date.now()}`));
+/**
+ * Runs every column once per round, rounds interleaved, so the columns share the machine's
+ * conditions (page-cache writeback of earlier runs, other load) instead of one column paying
+ * for the dirty pages the previous one left.
+ */
+async function measure(columns: Array<[string, Target]>): Promise<Array<[string, { add: number; cat: number }]>> {
+  const adds = columns.map(() => [] as number[]);
+  const cats = columns.map(() => [] as number[]);
+  for (let round = -warmup; round < runs; round++) {
+    for (const [i, [name, target]] of columns.entries()) {
+      // warm-up rounds (negative) are not counted: they let the JIT of each column warm up alike
+      const added = await time(() => target.add(`${name}-${round}-${Date.now()}`));
+      const read = await time(() => target.cat(added.value));
+      if (read.value !== size) throw new Error(`${name}: cat returned ${read.value} bytes, expected ${size}`);
+      if (round < 0) continue;
+      adds[i]!.push(size / MiB / (added.ms / 1000));
+      cats[i]!.push(size / MiB / (read.ms / 1000));
+    }
   }
-  for (let i = 0; i < runs; i++) {
-    const added = await time(() => target.add(`${name}-${i}-${Date.now()}`));
-    const read = await time(() => target.cat(added.value));
-    if (read.value !== size) throw new Error(`${name}: cat returned ${read.value} bytes, expected ${size}`);
-    adds.push(size / MiB / (added.ms / 1000));
-    cats.push(size / MiB / (read.ms / 1000));
-  }
-  return { add: median(adds), cat: median(cats) };
+  return columns.map(([name], i) => [name, { add: median(adds[i]!), cat: median(cats[i]!) }]);
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'nodegate-bench-ipfs-'));
@@ -184,11 +189,10 @@ try {
     if (values.auth !== undefined) headers.authorization = `Basic ${Buffer.from(values.auth).toString('base64')}`;
     columns.push(['through the gateway', http(values.gateway.replace(/\/$/, ''), headers)]);
   }
-  const results: Array<[string, { add: number; cat: number }]> = [];
-  for (const [name, target] of columns) results.push([name, await measure(name, target)]);
+  const results = await measure(columns);
   const base = results[0]![1];
   console.log(
-    `IPFS add/cat of ${size / MiB} MiB, median of ${runs} runs after ${warmup} warm-up (MiB/s, ratio to bare)`,
+    `IPFS add/cat of ${size / MiB} MiB, median of ${runs} interleaved runs after ${warmup} warm-up (MiB/s, ratio to bare)`,
   );
   console.log(
     `${'column'.padEnd(26)}${'add MiB/s'.padStart(12)}${'ratio'.padStart(8)}${'cat MiB/s'.padStart(12)}${'ratio'.padStart(8)}`,
