@@ -190,6 +190,21 @@ describe('execution outcomes', () => {
   });
 });
 
+describe('tips', () => {
+  it('charges l2_gas * (l2 price + tip) and includes the tip in the hash', async () => {
+    const nonce = await nonceOf(a0.address);
+    const t = invokeV3(a0.address, transferCalldata(STRK, a1.address, 1n), nonce, a0.private_key, { tip: 1000n });
+    expect((await add(t.tx)).result?.transaction_hash).toBe(t.hash);
+    const r = await rpcResult(dc.rpcUrl, 'starknet_getTransactionReceipt', { transaction_hash: t.hash });
+    const g = r.execution_resources;
+    expect(BigInt(r.actual_fee.amount)).toBe(
+      BigInt(g.l1_gas) * 10n ** 9n + BigInt(g.l1_data_gas) * 10n ** 9n + BigInt(g.l2_gas) * (10n ** 9n + 1000n),
+    );
+    const tx = await rpcResult(dc.rpcUrl, 'starknet_getTransactionByHash', { transaction_hash: t.hash });
+    expect(tx.tip).toBe('0x3e8');
+  });
+});
+
 describe('spec error codes', () => {
   it('52 invalid nonce, 53 resources, 54 balance, 55 signature, 58 non-account, 59 duplicate, 61 version', async () => {
     const nonce = await nonceOf(a0.address);
