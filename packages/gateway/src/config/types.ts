@@ -37,6 +37,12 @@ export interface IpfsSettings {
   readonly hosts: readonly string[];
   readonly pathPrefix?: string | undefined;
   readonly upstream: UpstreamSettings;
+  /** Commands served under /api/v0 (default: the hosted set, see `src/ipfs/ipfsCommands.ts`). */
+  readonly allow: readonly string[];
+  /** Largest request body accepted (413 above it). */
+  readonly maxRequestBytes: number;
+  /** Bytes a key may upload with add, block/put, dag/put, dag/import, object/put (413 above it). */
+  readonly maxStoredBytesPerKey: number;
 }
 
 export type DatabaseSettings = { readonly kind: 'embedded' } | { readonly kind: 'postgres'; readonly url: string };

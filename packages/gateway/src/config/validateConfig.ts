@@ -1,3 +1,4 @@
+import { DEFAULT_IPFS_ALLOW, isIpfsCommandName } from '../ipfs/ipfsCommands.js';
 import { ConfigError } from './ConfigError.js';
 import type {
   DatabaseSettings,
@@ -88,11 +89,31 @@ function parseNetwork(raw: unknown, at: string): NetworkSettings {
 
 function parseIpfs(raw: unknown, at: string): IpfsSettings {
   const n = obj(raw, at);
-  allowOnly(n, at, ['hosts', 'pathPrefix', 'upstream']);
+  allowOnly(n, at, ['hosts', 'pathPrefix', 'upstream', 'allow', 'maxRequestBytes', 'maxStoredBytesPerKey']);
   const hosts = n.hosts === undefined ? [] : list(n.hosts, `${at}.hosts`).map((h, i) => host(h, `${at}.hosts[${i}]`));
   const pathPrefix = n.pathPrefix === undefined ? undefined : prefix(n.pathPrefix, `${at}.pathPrefix`);
   if (hosts.length === 0 && pathPrefix === undefined) throw new ConfigError(at, 'set "hosts" and/or "pathPrefix"');
-  return { hosts, pathPrefix, upstream: parseUpstream(n.upstream, `${at}.upstream`) };
+  const allow =
+    n.allow === undefined
+      ? DEFAULT_IPFS_ALLOW
+      : list(n.allow, `${at}.allow`).map((c, i) => {
+          const name = str(c, `${at}.allow[${i}]`);
+          if (!isIpfsCommandName(name)) {
+            throw new ConfigError(`${at}.allow[${i}]`, `"${name}" is not a Kubo RPC command (e.g. add, cat, pin/ls)`);
+          }
+          return name;
+        });
+  // IPFS calls can stay quiet for long (a large add answers after the import): a longer idle timeout
+  const upstreamRaw =
+    typeof n.upstream === 'object' && n.upstream !== null ? { timeoutMs: 300_000, ...n.upstream } : n.upstream;
+  return {
+    hosts,
+    pathPrefix,
+    upstream: parseUpstream(upstreamRaw, `${at}.upstream`),
+    allow,
+    maxRequestBytes: int(n.maxRequestBytes ?? 1024 ** 3, `${at}.maxRequestBytes`, 1024, 2 ** 50),
+    maxStoredBytesPerKey: int(n.maxStoredBytesPerKey ?? 10 * 1024 ** 3, `${at}.maxStoredBytesPerKey`, 0, 2 ** 50),
+  };
 }
 
 function parseUpstream(raw: unknown, at: string): UpstreamSettings {
