@@ -567,14 +567,14 @@ export function ipfsContractSuite(
         });
       }
 
-      it('405 with Allow for GET, 404 text for an unknown command', async () => {
+      it('405 with Allow for GET, 404 for an unknown command', async () => {
         const get = await post('version', {}, { method: 'GET' });
         expect(get.status).toBe(405);
         expect(get.headers.get('allow')).toBe('OPTIONS, POST');
         await get.body?.cancel();
         const unknown = await post('no/such/command');
         expect(unknown.status).toBe(404);
-        expect(await unknown.text()).toBe('404 page not found\n');
+        await unknown.body?.cancel();
       });
 
       it('400 for a missing argument', async () => {
