@@ -10,6 +10,8 @@ import type { FamilyHandler } from './families/FamilyHandler.js';
 import { createStarknetFamily } from './families/starknet/createStarknetFamily.js';
 import { detectPendingTag } from './families/starknet/detectPendingTag.js';
 import { buildApp } from './http/buildApp.js';
+import type { StreamingRoute } from './http/StreamingRoute.js';
+import { createIpfsRoute } from './ipfs/createIpfsRoute.js';
 import { createApiKey } from './keys/createApiKey.js';
 import { createKeyAuthenticator } from './keys/createKeyAuthenticator.js';
 import { acquireDataDirLock } from './store/acquireDataDirLock.js';
@@ -30,6 +32,8 @@ export interface RunningGateway {
   /** http://host:port the gateway listens on. */
   readonly url: string;
   readonly networks: Record<string, NetworkEndpoints>;
+  /** The IPFS base URL (`{ipfs_url}`; the API is under `/api/v0/`), when IPFS is configured. */
+  readonly ipfs?: string;
   readonly devKey: { key: string; secret: string } | undefined;
   close(): Promise<void>;
 }
@@ -86,7 +90,21 @@ export async function startGateway(
 
     const devKey = config.devKey ? await ensureDevKey(store, dataDir) : undefined;
 
-    const app = await buildApp(config, { networks, keys, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    const streaming: StreamingRoute[] = [];
+    if (config.ipfs) {
+      const ipfs = config.ipfs;
+      const upstreamUrl =
+        (ipfs.upstream.embedded ? backends.get(ipfs.upstream.embedded)?.http : undefined) ?? ipfs.upstream.http;
+      if (!upstreamUrl) throw new Error(`ipfs: upstream ${ipfs.upstream.name} has no URL`);
+      streaming.push(createIpfsRoute({ settings: ipfs, upstreamUrl, keys, store }));
+    }
+
+    const app = await buildApp(config, {
+      networks,
+      keys,
+      streaming,
+      ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    });
     cleanups.push(() => app.close());
     await app.listen({ host: config.listen.host, port: config.listen.port });
     const addr = app.server.address();
@@ -103,7 +121,12 @@ export async function startGateway(
       const httpBase = n.pathPrefix ? `${base}${n.pathPrefix}` : `http://${n.hosts[0]}:${port}`;
       endpoints[n.name] = { family: n.family, http: httpBase, ws: httpBase.replace(/^http/, 'ws') };
     }
-    return { app, url, networks: endpoints, devKey, close };
+    const ipfsUrl = config.ipfs
+      ? config.ipfs.pathPrefix
+        ? `${base}${config.ipfs.pathPrefix}`
+        : `http://${config.ipfs.hosts[0]}:${port}`
+      : undefined;
+    return { app, url, networks: endpoints, devKey, close, ...(ipfsUrl ? { ipfs: ipfsUrl } : {}) };
   } catch (err) {
     await close();
     throw err;
