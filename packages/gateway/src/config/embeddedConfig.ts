@@ -3,7 +3,7 @@ import { validateConfig } from './validateConfig.js';
 
 /**
  * The configuration used when no config file is given: every family on embedded backends
- * (anvil for eth-devnet, the Starknet dev chain for starknet-devnet),
+ * (anvil for eth-devnet, the Starknet dev chain for starknet-devnet, the IPFS node under /ipfs),
  * each network reachable by path prefix, a development key, the embedded database.
  */
 export function embeddedConfig(overrides: { listen?: string; dataDir?: string } = {}): GatewayConfig {
@@ -29,5 +29,6 @@ export function embeddedConfig(overrides: { listen?: string; dataDir?: string } 
         upstreams: [{ name: 'starknet-devchain', embedded: 'starknet-devchain' }],
       },
     ],
+    ipfs: { pathPrefix: '/ipfs', upstream: { name: 'ipfs-node', embedded: 'ipfs-node' } },
   });
 }
