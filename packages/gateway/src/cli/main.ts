@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { runIpfsNodeCli } from '@nodegate/ipfs-node';
 import { ConfigError } from '../config/ConfigError.js';
 import { loadConfigFile } from '../config/loadConfigFile.js';
 import { runKeys } from './runKeys.js';
@@ -13,6 +14,7 @@ usage:
   nodegate keys list [--json] [--data-dir DIR | --config FILE]
   nodegate keys revoke KEY [--data-dir DIR | --config FILE]
   nodegate config check FILE
+  nodegate ipfs-node [--listen HOST:PORT] --repo DIR [--ready-file FILE] [--reset-on-stream-error]
 
 Without --config, start runs the embedded defaults (anvil for eth-devnet) on 127.0.0.1:8550.`;
 
@@ -20,6 +22,8 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(argv: string[]): Promise<number> {
+  // the embedded IPFS node on its own (Kubo RPC API); it parses its own flags
+  if (argv[0] === 'ipfs-node') return runIpfsNodeCli(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -61,6 +61,10 @@ export async function runStart(flags: StartFlags, out: (line: string) => void): 
     out(`    HTTP       ${n.http}/v3/<API_KEY>`);
     out(`    WebSocket  ${n.ws}/ws/v3/<API_KEY>`);
   }
+  if (gw.ipfs) {
+    out('  ipfs');
+    out(`    HTTP API   ${gw.ipfs}/api/v0/<command>  (basic auth <API_KEY>:<API_KEY_SECRET>)`);
+  }
   out(`  health     ${gw.url}/health`);
   if (gw.devKey) {
     out(`development API key: ${gw.devKey.key}`);
@@ -72,7 +76,12 @@ export async function runStart(flags: StartFlags, out: (line: string) => void): 
       );
   }
   if (flags.readyFile) {
-    const ready = { networks: gw.networks, devKey: gw.devKey ?? null, url: gw.url };
+    const ready = {
+      networks: gw.networks,
+      devKey: gw.devKey ?? null,
+      url: gw.url,
+      ...(gw.ipfs ? { ipfs: gw.ipfs } : {}),
+    };
     const tmp = `${flags.readyFile}.tmp`;
     await writeFile(tmp, `${JSON.stringify(ready, null, 2)}\n`, { mode: 0o600 });
     await rename(tmp, flags.readyFile);
