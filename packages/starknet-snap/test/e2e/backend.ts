@@ -1,6 +1,6 @@
 /**
- * The e2e backend: what the snap talks to during the tests. Switch from the dev chain to nodegate by changing
- * the default below (or setting SNAP_E2E_BACKEND=gateway).
+ * The e2e backend: what the snap talks to during the tests. By default nodegate (with its embedded dev chain);
+ * switch to the dev chain spoken to directly by changing the default below (or setting SNAP_E2E_BACKEND=devchain).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 
 export type BackendKind = 'devchain' | 'gateway';
 
-/** The one line to change to run the e2e suite through nodegate instead of the dev chain directly. */
-export const BACKEND: BackendKind = (process.env.SNAP_E2E_BACKEND as BackendKind | undefined) ?? 'devchain';
+/** The one line to change to run the e2e suite against the dev chain directly instead of through nodegate. */
+export const BACKEND: BackendKind = (process.env.SNAP_E2E_BACKEND as BackendKind | undefined) ?? 'gateway';
 
 /** What the tests and the snap build need to know about the running backend. */
 export interface BackendInfo {
