@@ -41,6 +41,10 @@ const body = Buffer.from(
     '',
     '',
     '--XyZ',
+    'Content-Disposition: file; filename="go+style%2Bname"',
+    '',
+    'go',
+    '--XyZ',
     'Content-Disposition: form-data; name="file-3"',
     '',
     'no file name',
@@ -56,6 +60,7 @@ describe('multipartFiles', () => {
         { field: 'dir', path: 'd', type: 'directory', data: '' },
         { field: 'file', path: 'd/a b.txt', type: 'file', data: 'line one\r\n--XyY not a delimiter\r\n--Xy' },
         { field: 'file-2', path: 'd/é.txt', type: 'file', data: '' },
+        { field: '', path: 'go style+name', type: 'file', data: 'go' },
         { field: 'file-3', path: '', type: 'file', data: 'no file name' },
       ]);
     });
@@ -64,7 +69,7 @@ describe('multipartFiles', () => {
   it('skips the unread content of a part', async () => {
     const names: string[] = [];
     for await (const file of multipartFiles(requestOf(body, 5), new AbortController().signal)) names.push(file.path);
-    expect(names).toEqual(['d', 'd/a b.txt', 'd/é.txt', '']);
+    expect(names).toEqual(['d', 'd/a b.txt', 'd/é.txt', 'go style+name', '']);
   });
 
   it('fails on a truncated body', async () => {

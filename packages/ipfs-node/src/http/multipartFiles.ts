@@ -286,7 +286,7 @@ function parseHeaders(text: string): PartHeaders {
     const extended = params.get('filename*');
     if (extended !== undefined) {
       const m = /^([^']*)'[^']*'(.*)$/.exec(extended);
-      filename = m === null ? extended : safeDecode(m[2]!);
+      filename = m === null ? extended : decodeExtended(m[2]!);
     } else {
       filename = params.get('filename');
     }
@@ -305,9 +305,19 @@ function dispositionParams(value: string): Map<string, string> {
   return params;
 }
 
-function safeDecode(s: string): string {
+/** RFC 5987 `filename*` values are plain percent-encoding (`+` stays `+`). */
+function decodeExtended(s: string): string {
   try {
     return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Decodes a file name as Kubo does (Go's `url.QueryUnescape`: `+` is a space). */
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replaceAll('+', ' '));
   } catch {
     // not percent-encoded (the Go client sends plain names): keep as sent
     return s;
