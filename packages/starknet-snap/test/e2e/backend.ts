@@ -63,10 +63,18 @@ function waitForFile(path: string, child: ChildProcess, timeoutMs: number): Prom
  * build output so the snap is configured with exactly the classes the chain serves.
  */
 function devchainArgentClassHashes(): [string, string] {
-  const registry = join(REPO, 'packages', 'starknet-devchain', 'dist', 'contracts', 'registry.js');
+  // The package's public entry point exports `nativeClasses`.
+  const registry = join(REPO, 'packages', 'starknet-devchain', 'dist', 'index.js');
+  assertBuilt(registry, 'starknet-devchain');
   const script = `import(${JSON.stringify(registry)}).then((m) => { const c = m.nativeClasses; process.stdout.write(JSON.stringify(['0x' + c.argentV030.classHash.toString(16), '0x' + c.argentV040.classHash.toString(16)])); })`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   return JSON.parse(out) as [string, string];
+}
+
+function assertBuilt(file: string, pkg: string): void {
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: build it first (npx tsc -b packages/${pkg}, or the root npm test's pretest)`);
+  }
 }
 
 function spawnLogged(args: string[], dataDir: string): ChildProcess {
@@ -92,6 +100,7 @@ export async function startBackend(): Promise<{ info: BackendInfo; child: ChildP
   const [oldClass, newClass] = devchainArgentClassHashes();
   if (BACKEND === 'devchain') {
     const cli = join(REPO, 'packages', 'starknet-devchain', 'dist', 'cli.js');
+    assertBuilt(cli, 'starknet-devchain');
     const child = spawnLogged(
       [cli, '--listen', '127.0.0.1:0', '--data-dir', join(dataDir, 'chain'), '--ready-file', ready],
       dataDir,
@@ -114,6 +123,7 @@ export async function startBackend(): Promise<{ info: BackendInfo; child: ChildP
     };
   }
   const cli = join(REPO, 'packages', 'gateway', 'dist', 'cli', 'main.js');
+  assertBuilt(cli, 'gateway');
   const child = spawnLogged(
     [cli, 'start', '--listen', '127.0.0.1:0', '--data-dir', join(dataDir, 'gw'), '--ready-file', ready],
     dataDir,
