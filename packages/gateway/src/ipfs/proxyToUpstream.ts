@@ -115,6 +115,7 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
     Object.assign(out, IPFS_CORS_HEADERS);
     // trailers need chunked encoding: not for HTTP/1.0 clients, nor with a fixed length
     if (req.httpVersion === '1.0' || out['content-length'] !== undefined) delete out.trailer;
+    const trailersAllowed = out.trailer !== undefined;
     res.writeHead(upRes.statusCode ?? 502, out);
     upRes.pipe(res, { end: false });
     upRes.on('close', () => {
@@ -130,7 +131,7 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
         if (value !== undefined) trailers[name] = value;
       }
       const finish = () => {
-        if (Object.keys(trailers).length > 0 && res.hasHeader('trailer')) res.addTrailers(trailers);
+        if (trailersAllowed && Object.keys(trailers).length > 0) res.addTrailers(trailers);
         res.end();
       };
       const stored = target.storage;
