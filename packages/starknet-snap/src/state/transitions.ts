@@ -177,8 +177,36 @@ export function canAdvance(from: TxStatus, to: TxStatus): boolean {
   return RANK[to] > RANK[from];
 }
 
+/** How many transaction records the state keeps per network; the oldest final ones go first. */
+export const MAX_RECORDS_PER_CHAIN = 500;
+
 /**
- * Adds a transaction record; a record with the same hash is kept and only advanced.
+ * Drops the oldest final (ACCEPTED_ON_L2 or REJECTED) records of a network beyond `keep`, so the state stays
+ * bounded. In-flight records are never dropped (they reserve nonces and still need their status).
+ *
+ * @param state - The state.
+ * @param chainId - The network.
+ * @param keep - How many records of that network to keep at most.
+ * @returns The new state (unchanged when under the limit).
+ */
+export function pruneTransactions(state: SnapState, chainId: string, keep: number): SnapState {
+  const mine = state.transactions.filter((t) => t.chainId === chainId);
+  let excess = mine.length - keep;
+  if (excess <= 0) return state;
+  const drop = new Set<TxRecord>();
+  for (const t of [...mine].sort((a, b) => a.timestamp - b.timestamp)) {
+    if (excess <= 0) break;
+    if (t.status === 'ACCEPTED_ON_L2' || t.status === 'REJECTED') {
+      drop.add(t);
+      excess--;
+    }
+  }
+  return drop.size ? { ...state, transactions: state.transactions.filter((t) => !drop.has(t)) } : state;
+}
+
+/**
+ * Adds a transaction record; a record with the same hash is kept and only advanced. The network's records are
+ * then pruned to {@link MAX_RECORDS_PER_CHAIN}.
  *
  * @param state - The state.
  * @param tx - The record.
@@ -187,7 +215,7 @@ export function canAdvance(from: TxStatus, to: TxStatus): boolean {
 export function addTransaction(state: SnapState, tx: TxRecord): SnapState {
   const existing = findTransaction(state, tx.chainId, tx.txnHash);
   if (existing) return applyTransactionStatus(state, tx.chainId, tx.txnHash, tx);
-  return { ...state, transactions: [...state.transactions, tx] };
+  return pruneTransactions({ ...state, transactions: [...state.transactions, tx] }, tx.chainId, MAX_RECORDS_PER_CHAIN);
 }
 
 /**

@@ -9,7 +9,9 @@ import {
   findTransaction,
   loadState,
   markAccountInitialized,
+  MAX_RECORDS_PER_CHAIN,
   NONCE_RESERVATION_SECONDS,
+  pruneTransactions,
   nextNonce,
   removeAccount,
   type TxRecord,
@@ -168,5 +170,26 @@ describe('nextNonce', () => {
     s = addTransaction(s, tx({ txnHash: '0x2', nonce: '0x9', senderAddress: '0x5' }));
     s = addTransaction(s, tx({ txnHash: '0x3', nonce: '0x6', status: 'RECEIVED', timestamp: 0 }));
     expect(nextNonce(s, CHAIN, ADDR, 4n, NONCE_RESERVATION_SECONDS + 1)).toBe(4n);
+  });
+});
+
+describe('pruning', () => {
+  it('keeps at most MAX_RECORDS_PER_CHAIN records per network, dropping the oldest final ones', () => {
+    let s = emptyState();
+    for (let i = 0; i < MAX_RECORDS_PER_CHAIN + 5; i++) {
+      s = addTransaction(s, tx({ txnHash: `0x${(i + 1).toString(16)}`, timestamp: i, status: 'ACCEPTED_ON_L2' }));
+    }
+    expect(s.transactions).toHaveLength(MAX_RECORDS_PER_CHAIN);
+    expect(findTransaction(s, CHAIN, '0x1')).toBeUndefined();
+    expect(findTransaction(s, CHAIN, `0x${(MAX_RECORDS_PER_CHAIN + 5).toString(16)}`)).toBeDefined();
+  });
+  it('never drops in-flight records, and leaves other networks alone', () => {
+    let s = addTransaction(emptyState(), tx({ txnHash: '0x1', timestamp: 0, status: 'RECEIVED' }));
+    s = addTransaction(s, tx({ txnHash: '0x2', timestamp: 1, status: 'ACCEPTED_ON_L2' }));
+    s = addTransaction(s, tx({ txnHash: '0x3', timestamp: 2, status: 'PENDING' }));
+    s = addTransaction(s, tx({ txnHash: '0x4', timestamp: 0, status: 'ACCEPTED_ON_L2', chainId: OTHER }));
+    const pruned = pruneTransactions(s, CHAIN, 1);
+    expect(pruned.transactions.map((t) => t.txnHash).sort()).toEqual(['0x1', '0x3', '0x4']);
+    expect(pruneTransactions(s, CHAIN, 10)).toBe(s);
   });
 });
