@@ -10,7 +10,7 @@ import { create, type KuboRPCClient } from 'kubo-rpc-client';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedProcess } from '../embedded/startAnvil.js';
+import type { EmbeddedProcess } from '../embedded/startAnvil.js';
 import { startIpfsNode } from '../embedded/startIpfsNode.js';
 import { basicAuth, type IpfsTestGateway, startIpfsTestGateway } from './startIpfsTestGateway.js';
 
