@@ -48,6 +48,8 @@ beforeAll(async () => {
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
+  // like the node: keep idle client connections longer than clients keep them (undici: 4 s)
+  proxy.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/ipfs`;
 });
