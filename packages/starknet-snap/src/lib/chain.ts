@@ -114,11 +114,19 @@ export function chainError(net: NetworkConfig, what: string, e: unknown): Error 
     return e as unknown as Error; // already a snap error
   }
   const msg = redact(net, e instanceof Error ? e.message : String(e));
+  if (!TRANSPORT_FAILURE.test(msg)) {
+    // Not the node: a failure inside the snap or starknet.js, reported as such rather than blamed on nodegate.
+    return snapError(-32603, `Could not ${what} on ${net.name}: ${truncate(msg)}`);
+  }
   return snapError(
     SnapErrorCode.NodeUnreachable,
     `Could not ${what} on ${net.name}: the nodegate endpoint failed (${truncate(msg)}); check that nodegate is running and the API key is valid`,
   );
 }
+
+/** Messages of failures that happen between the snap and the node (connection, HTTP body, timeouts). */
+const TRANSPORT_FAILURE =
+  /fetch|network|ECONN|EAI_AGAIN|socket|timed? ?out|JSON|Unexpected token|empty response|status|HTTP|Bad Gateway|Service Unavailable|Too Many Requests/i;
 
 function truncate(s: string): string {
   return s.length > 500 ? `${s.slice(0, 500)}…` : s;
