@@ -18,45 +18,60 @@ function roundConstant(idx: number): bigint {
 const RC: bigint[] = [];
 for (let i = 0; i < ROUNDS * 3; i++) RC.push(roundConstant(i));
 
-/** The Hades permutation of (s0, s1, s2), in place. */
+/**
+ * The Hades permutation of (s0, s1, s2), in place. Intermediate values are reduced lazily (they
+ * may be negative or exceed P between rounds); only the output is normalised.
+ */
 export function hadesPermutation(state: [bigint, bigint, bigint]): void {
   let [a, b, c] = state;
   let k = 0;
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < FULL_HALF; r++) {
+    a = (a + RC[k]!) % P;
+    b = (b + RC[k + 1]!) % P;
+    c = (c + RC[k + 2]!) % P;
+    k += 3;
+    a = (a * a * a) % P;
+    b = (b * b * b) % P;
+    c = (c * c * c) % P;
+    const t = a + b + c;
+    a = t + a + a;
+    b = t - b - b;
+    c = t - c - c - c;
+  }
+  for (let r = 0; r < PARTIAL; r++) {
+    c = (c + RC[k + 2]!) % P;
     a += RC[k]!;
     b += RC[k + 1]!;
-    c += RC[k + 2]!;
     k += 3;
-    const full = r < FULL_HALF || r >= FULL_HALF + PARTIAL;
-    if (full) {
-      a %= P;
-      b %= P;
-      if (a < 0n) a += P;
-      if (b < 0n) b += P;
-      a = (((a * a) % P) * a) % P;
-      b = (((b * b) % P) * b) % P;
-    } else if ((r & 7) === 0) {
+    c = (c * c * c) % P;
+    const t = a + b + c;
+    a = t + a + a;
+    b = t - b - b;
+    c = t - c - c - c;
+    if ((r & 7) === 7) {
       a %= P;
       b %= P;
     }
-    c %= P;
-    if (c < 0n) c += P;
-    c = (((c * c) % P) * c) % P;
+  }
+  for (let r = 0; r < FULL_HALF; r++) {
+    a = (a + RC[k]!) % P;
+    b = (b + RC[k + 1]!) % P;
+    c = (c + RC[k + 2]!) % P;
+    k += 3;
+    a = (a * a * a) % P;
+    b = (b * b * b) % P;
+    c = (c * c * c) % P;
     const t = a + b + c;
-    // MDS [[3,1,1],[1,-1,1],[1,1,-2]]
-    a = t + 2n * a;
-    b = t - 2n * b;
-    c = t - 3n * c;
+    a = t + a + a;
+    b = t - b - b;
+    c = t - c - c - c;
   }
   a %= P;
   b %= P;
   c %= P;
-  if (a < 0n) a += P;
-  if (b < 0n) b += P;
-  if (c < 0n) c += P;
-  state[0] = a;
-  state[1] = b;
-  state[2] = c;
+  state[0] = a < 0n ? a + P : a;
+  state[1] = b < 0n ? b + P : b;
+  state[2] = c < 0n ? c + P : c;
 }
 
 /** Poseidon hash of many felts (Starknet `poseidon_hash_many`). */
