@@ -1,15 +1,16 @@
-// `npm run bench -- ipfs [--size MiB] [--runs N] [--warmup N] [--gateway URL --auth key:secret]`
+// `npm run bench -- ipfs [--size MiB] [--runs N] [--warmup N] [--gateway URL --auth key:secret | --no-gateway]`
 //
 // add and cat of one large file (100 MiB by default), same run, same kind of blockstore:
 //   bare     ipfs-unixfs-importer / ipfs-unixfs-exporter straight on a blockstore-fs store
 //   node     the embedded node's Kubo RPC API over HTTP (its own process, as the gateway runs it;
 //            raw node:http client, streamed)
-//   gateway  (with --gateway) the same HTTP calls through nodegate's /api/v0 with basic auth
+//   gateway  the same HTTP calls through nodegate's /api/v0 with basic auth: a gateway started here
+//            (`nodegate start`, its own process, IPFS upstream = the node above), or --gateway URL
 // Every measurement imports fresh pseudo-random content (no deduplication between columns).
 // Prints MiB/s (median of the runs, after warm-up runs) and each column's ratio to the bare baseline.
 import { createCipheriv, createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { importer } from 'ipfs-unixfs-importer';
 import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { balanced } from 'ipfs-unixfs-importer/layout';
 import type { CID } from 'multiformats/cid';
+import { spawnUntilFile, stop } from './support/children.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '1' },
     gateway: { type: 'string' },
     auth: { type: 'string' },
+    'no-gateway': { type: 'boolean' },
   },
 });
 const MiB = 1024 * 1024;
@@ -176,7 +179,32 @@ while (!(await stat(ready).catch(() => undefined))) {
   await new Promise((r) => setTimeout(r, 50));
 }
 const node = { apiUrl: (JSON.parse(await readFile(ready, 'utf8')) as { api: string }).api };
+let gateway: Awaited<ReturnType<typeof spawnUntilFile>> | undefined;
 try {
+  if (values.gateway === undefined && values['no-gateway'] !== true) {
+    // a nodegate gateway in its own process, serving only IPFS, in front of the node above
+    const configFile = join(dir, 'nodegate.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        listen: '127.0.0.1:0',
+        dataDir: join(dir, 'gateway'),
+        devKey: true,
+        networks: [],
+        ipfs: { pathPrefix: '/ipfs', upstream: { name: 'ipfs-node', http: node.apiUrl } },
+      }),
+    );
+    const gatewayReady = join(dir, 'gateway-ready.json');
+    const root = new URL('..', import.meta.url).pathname;
+    gateway = await spawnUntilFile(
+      process.execPath,
+      [join(root, 'packages/gateway/dist/cli/main.js'), 'start', '--config', configFile, '--ready-file', gatewayReady],
+      gatewayReady,
+    );
+    const started = gateway.value as { ipfs: string; devKey: { key: string; secret: string } };
+    values.gateway = started.ipfs;
+    values.auth = `${started.devKey.key}:${started.devKey.secret}`;
+  }
   // the bare baseline writes to the node's own blockstore directory (blockstore-fs, same layout)
   const store = new FsBlockstore(join(dir, 'repo', 'blocks'));
   await store.open();
@@ -203,6 +231,7 @@ try {
     );
   }
 } finally {
+  if (gateway) await stop(gateway.child);
   await new Promise((resolve) => {
     child.once('exit', resolve);
     child.kill('SIGTERM');
