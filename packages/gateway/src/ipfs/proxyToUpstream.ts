@@ -117,7 +117,7 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
     if (req.httpVersion === '1.0' || out['content-length'] !== undefined) delete out.trailer;
     const trailersAllowed = out.trailer !== undefined;
     res.writeHead(upRes.statusCode ?? 502, out);
-    upRes.pipe(res, { end: false });
+    relay(upRes, res);
     upRes.on('close', () => {
       if (!upRes.complete) {
         // the upstream reset mid-answer: reset the client too, so trailer-blind clients notice
@@ -144,20 +144,45 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
   });
 
   req.on('data', (chunk: Buffer) => {
+    if (cut) return;
     uploaded += chunk.byteLength;
-    if (uploaded > limit && !cut) {
+    if (uploaded > limit) {
       cut = true;
       up.destroy();
-      const storageHit = target.storage !== undefined && uploaded > target.storage.remainingBytes;
       if (res.headersSent) {
         res.destroy();
         return;
       }
+      const storageHit = target.storage !== undefined && uploaded > target.storage.remainingBytes;
       const message = storageHit
         ? target.storage!.limitMessage
         : `request body too large: the limit is ${target.maxRequestBytes} bytes`;
       writeIpfsError(req, res, 413, message, 1);
+      return;
+    }
+    if (!up.write(chunk) && up.writableLength >= RELAY_BUFFER) {
+      req.pause();
+      up.once('drain', () => req.resume());
     }
   });
-  req.pipe(up);
+  req.on('end', () => {
+    if (!cut) up.end();
+  });
+}
+
+/**
+ * How much may wait in a socket's write buffer before the source is paused. Larger than
+ * Node's 16 KiB default: pausing at every 64 KiB read costs a round of scheduling per read when
+ * the client, the gateway and the upstream share a few cores; bounded, so memory stays small.
+ */
+const RELAY_BUFFER = 1024 * 1024;
+
+/** Copies a response body (not its end) with backpressure at {@link RELAY_BUFFER}. */
+function relay(from: IncomingMessage, to: ServerResponse): void {
+  from.on('data', (chunk: Buffer) => {
+    if (!to.write(chunk) && to.writableLength >= RELAY_BUFFER) {
+      from.pause();
+      to.once('drain', () => from.resume());
+    }
+  });
 }
