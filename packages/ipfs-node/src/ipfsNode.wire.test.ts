@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { create } from 'kubo-rpc-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,30 @@ describe('Kubo wire behaviour (embedded node, raw HTTP)', () => {
     expect(res.headers['x-content-length']).toBe('6');
     expect(res.headers['content-type']).toBe('text/plain');
     expect(res.body.toString()).toBe('hello\n');
+  });
+
+  it('get with compress returns a gzipped tar (a lone file without archive: gzipped bytes)', async () => {
+    const dir = await raw(
+      `${api}/api/v0/add`,
+      multipart([
+        { name: 'file', filename: 'g%2Fone.txt', data: 'first file' },
+        { name: 'file', filename: 'g%2Ftwo.txt', data: 'second file' },
+      ]),
+    );
+    const lines = dir.body
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { Name: string; Hash: string });
+    const root = lines.find((l) => l.Name === 'g')!.Hash;
+    const tgz = await raw(`${api}/api/v0/get?arg=${root}&compress=true`);
+    expect(tgz.status).toBe(200);
+    const tar = gunzipSync(tgz.body).toString('latin1');
+    expect(tar).toContain(`${root}/one.txt`);
+    expect(tar).toContain('second file');
+    const file = lines.find((l) => l.Name === 'g/one.txt')!.Hash;
+    const gz = await raw(`${api}/api/v0/get?arg=${file}&compress=true`);
+    expect(gunzipSync(gz.body).toString()).toBe('first file');
   });
 
   it('block/put rejects blocks over 2 MiB unless allow-big-block', async () => {

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { CID } from 'multiformats/cid';
 import { resolvePath } from '../dag/resolvePath.js';
@@ -33,7 +33,10 @@ export async function get(ctx: CommandContext): Promise<CommandResult> {
   }
   if (ctx.options.bool('compress')) {
     const level = ctx.options.int('compression-level') ?? -1;
-    body = Readable.from(body).pipe(createGzip(level >= 1 && level <= 9 ? { level } : {}));
+    const gzip = createGzip(level >= 1 && level <= 9 ? { level } : {});
+    // pipeline (unlike pipe) hands a failure of the source on to the gzip stream's reader
+    pipeline(Readable.from(body), gzip, () => undefined);
+    body = gzip;
   }
   const result: CommandResult = { kind: 'bytes', body };
   if (root.type === 'file') result.length = root.size;
