@@ -78,6 +78,10 @@ describe('persistence and devnet methods', () => {
     const file = join(tmp(), 'dump.jsonl');
     expect(await rpcResult(dc.rpcUrl, 'devnet_dump', { path: file })).toBeNull();
     expect(readFileSync(file, 'utf8').split('\n').length).toBeGreaterThan(3);
+    const inline = await rpcResult(dc.rpcUrl, 'devnet_dump', {});
+    expect(inline[0].kind).toBe('config');
+    expect(inline[inline.length - 1]).toMatchObject({ kind: 'block', number: 2 });
+    expect(inline[inline.length - 1].hash).toMatch(/^0x[0-9a-f]+$/);
     const dumped = await snapshot(dc.rpcUrl, addresses.slice(0, 2));
     await rpcResult(dc.rpcUrl, 'devnet_restart', {});
     expect(await rpcResult(dc.rpcUrl, 'starknet_blockNumber')).toBe(0);
