@@ -93,6 +93,20 @@ describe('persistence and devnet methods', () => {
     await dc.close();
   });
 
+  it('with a data directory, dumps stay inside <data-dir>/dumps', async () => {
+    const dir = tmp();
+    const dc = await startDevchain({ port: 0, dataDir: dir, accounts: 1 });
+    await rpcResult(dc.rpcUrl, 'devnet_createBlock');
+    expect(await rpcResult(dc.rpcUrl, 'devnet_dump', { path: 'snap.jsonl' })).toBeNull();
+    expect(readFileSync(join(dir, 'dumps', 'snap.jsonl'), 'utf8').length).toBeGreaterThan(0);
+    expect((await rawRpc(dc.rpcUrl, 'devnet_dump', { path: '../escape.jsonl' })).error?.code).toBe(-32602);
+    expect((await rawRpc(dc.rpcUrl, 'devnet_load', { path: '/etc/passwd' })).error?.code).toBe(-32602);
+    await rpcResult(dc.rpcUrl, 'devnet_createBlock');
+    await rpcResult(dc.rpcUrl, 'devnet_load', { path: 'snap.jsonl' });
+    expect(await rpcResult(dc.rpcUrl, 'starknet_blockNumber')).toBe(1);
+    await dc.close();
+  });
+
   it('devnet_mint, devnet_createBlock, devnet_setTime and devnet_increaseTime', async () => {
     const dc = await startDevchain({ port: 0, accounts: 2 });
     const url = dc.rpcUrl;

@@ -1,4 +1,6 @@
 /** A running dev chain: the chain, its data directory, mining mode and devnet operations. */
+import { mkdirSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { Chain, type ChainConfig, type ChainRecord } from './chain/Chain.js';
 import { DataDir, readRecords, writeRecords } from './chain/persistence.js';
 import type { Tx } from './chain/transaction.js';
@@ -17,12 +19,14 @@ export class DevchainNode {
   chain: Chain;
   private records: ChainRecord[] = [];
   private readonly dataDir: DataDir | undefined;
+  private readonly dumpDir: string | undefined;
   private readonly autoMine: boolean;
   private timer: NodeJS.Timeout | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(options: DevchainNodeOptions) {
     this.dataDir = options.dataDir ? new DataDir(options.dataDir) : undefined;
+    this.dumpDir = options.dataDir ? resolve(options.dataDir, 'dumps') : undefined;
     this.autoMine = !options.blockIntervalMs;
     const stored = this.dataDir?.load();
     if (stored) {
@@ -62,17 +66,35 @@ export class DevchainNode {
     this.dataDir?.flush();
   }
 
+  /**
+   * Where a dump file named by a client lives. With a data directory, dumps are confined to
+   * `<data-dir>/dumps/` (a client cannot write or read elsewhere on the host); without one, the
+   * path is used as given.
+   */
+  dumpPath(path: string): string {
+    if (!this.dumpDir) return path;
+    const resolved = resolve(this.dumpDir, path);
+    if (!resolved.startsWith(this.dumpDir + sep)) {
+      throw new DevchainError(ErrorCode.INVALID_PARAMS, {
+        data: 'dump paths must stay inside the data directory dumps/ folder',
+      });
+    }
+    mkdirSync(this.dumpDir, { recursive: true });
+    return resolved;
+  }
+
   /** All records of the chain (devnet_dump). */
   dump(path?: string): ChainRecord[] {
-    if (path) writeRecords(path, this.records);
+    if (path) writeRecords(this.dumpPath(path), this.records);
     return this.records;
   }
 
   /** Replace the chain by a dump file (devnet_load). */
   load(path: string): void {
     let records: ChainRecord[];
+    const file = this.dumpPath(path);
     try {
-      records = readRecords(path);
+      records = readRecords(file);
     } catch (e) {
       if (e instanceof DevchainError) throw e;
       throw new DevchainError(ErrorCode.INVALID_PARAMS, { data: `cannot read dump ${path}` });
