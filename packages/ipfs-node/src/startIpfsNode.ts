@@ -19,6 +19,11 @@ export interface IpfsNodeOptions {
   resetOnStreamError?: boolean;
   /** Receives unexpected internal failures (no request data). */
   onInternalError?: (err: unknown) => void;
+  /**
+   * Directories whose links' size estimate exceeds this many bytes are stored HAMT-sharded, as
+   * Kubo's `Internal.UnixFSShardingSizeThreshold` (default 256 KiB, as Kubo).
+   */
+  shardingThresholdBytes?: number;
 }
 
 /** A running node. */
@@ -43,7 +48,11 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
   const repo = await Repo.open(options.repo);
   const handler = createRequestHandler({
     repo,
-    facts: { version: NODE_VERSION, agentVersion: `nodegate-ipfs-node/${NODE_VERSION}` },
+    facts: {
+      version: NODE_VERSION,
+      agentVersion: `nodegate-ipfs-node/${NODE_VERSION}`,
+      shardingThresholdBytes: options.shardingThresholdBytes ?? 262144,
+    },
     resetOnStreamError: options.resetOnStreamError ?? false,
     ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
   });

@@ -21,7 +21,7 @@ const PROGRESS_STEP = 256 * 1024;
  * imported, so an interrupted add leaves no pin (its blocks are left for `repo/gc`).
  */
 export async function add(ctx: CommandContext): Promise<CommandResult> {
-  const importOptions = importerOptions(ctx.options);
+  const importOptions = importerOptions(ctx.options, ctx.node.shardingThresholdBytes);
   const onlyHash = ctx.options.bool('only-hash');
   const pin = ctx.options.bool('pin') && !onlyHash;
   const progress = ctx.options.bool('progress');

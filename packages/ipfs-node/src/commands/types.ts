@@ -59,10 +59,12 @@ export interface CommandContext {
   signal: AbortSignal;
 }
 
-/** Static facts the `version` and `id` commands report. */
+/** Static facts and settings of the node (reported by `version` and `id`, used by `add`). */
 export interface NodeFacts {
   version: string;
   agentVersion: string;
+  /** Directories whose links take more bytes than this become HAMT-sharded (Kubo: 256 KiB). */
+  shardingThresholdBytes: number;
 }
 
 /** A command's entry in the command table. */

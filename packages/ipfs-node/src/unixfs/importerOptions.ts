@@ -10,9 +10,10 @@ export const MAX_CHUNK_SIZE = 1024 * 1024;
 /**
  * Maps `add` options to importer options that reproduce Kubo's CIDs: CIDv0, dag-pb leaves,
  * 256 KiB chunks, balanced layout with 174 links per node; `cid-version=1` implies raw leaves;
- * `trickle` uses Kubo's trickle layout (raw-type UnixFS leaves, no single-leaf reduction).
+ * `trickle` uses Kubo's trickle layout (raw-type UnixFS leaves, no single-leaf reduction);
+ * large directories become HAMT shards as in Kubo (`Internal.UnixFSShardingSizeThreshold`).
  */
-export function importerOptions(options: CommandOptions): ImporterOptions {
+export function importerOptions(options: CommandOptions, shardingThresholdBytes = 262144): ImporterOptions {
   const hash = options.string('hash') ?? 'sha2-256';
   if (hash !== 'sha2-256') throw new IpfsNodeError('command', `unsupported hash function: ${hash} (only sha2-256)`);
   const cidVersion = options.int('cid-version') ?? 0;
@@ -27,6 +28,10 @@ export function importerOptions(options: CommandOptions): ImporterOptions {
     chunker: fixedSize({ chunkSize: chunkSize(options.string('chunker') ?? 'size-262144') }),
     layout: useTrickle ? trickle({ maxChildrenPerNode: 174, layerRepeat: 4 }) : balanced({ maxChildrenPerNode: 174 }),
     wrapWithDirectory: options.bool('wrap-with-directory'),
+    // Kubo's directory sharding: HAMT with 256 buckets once the links' size estimate exceeds the threshold
+    shardSplitThresholdBytes: shardingThresholdBytes,
+    shardSplitStrategy: 'links-bytes',
+    shardFanoutBits: 8,
     // one file at a time: multipart parts arrive in order and are read as they stream in
     fileImportConcurrency: 1,
     blockWriteConcurrency: 50,
