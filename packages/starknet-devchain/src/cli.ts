@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N]
- *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS]
+ *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand]
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { startDevchain, type DevchainOptions } from './startDevchain.js';
@@ -9,7 +9,7 @@ import { startDevchain, type DevchainOptions } from './startDevchain.js';
 function usage(message?: string): never {
   if (message) process.stderr.write(`starknet-devchain: ${message}\n`);
   process.stderr.write(
-    'usage: starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N] [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS]\n',
+    'usage: starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N] [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand]\n',
   );
   process.exit(2);
 }
@@ -59,6 +59,9 @@ function parseArgs(argv: string[]): { options: DevchainOptions; readyFile?: stri
         break;
       case '--block-interval':
         options.blockIntervalMs = int();
+        break;
+      case '--mine-on-demand':
+        options.mineOnDemand = true;
         break;
       case '--help':
       case '-h':

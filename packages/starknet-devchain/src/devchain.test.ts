@@ -143,8 +143,8 @@ describe('persistence and devnet methods', () => {
     await dc.close();
   });
 
-  it('mines on an interval: transactions wait in the pre-confirmed block', async () => {
-    const dc = await startDevchain({ port: 0, blockIntervalMs: 60_000 });
+  it('mines on demand: transactions wait in the pre-confirmed block until devnet_createBlock', async () => {
+    const dc = await startDevchain({ port: 0, mineOnDemand: true });
     const accounts = await rpcResult(dc.rpcUrl, 'devnet_getPredeployedAccounts');
     const a = accounts[0];
     const t = invokeV3(a.address, transferCalldata(STRK, accounts[1].address, 1n), 0n, a.private_key);
@@ -173,6 +173,21 @@ describe('persistence and devnet methods', () => {
     expect(
       num.toHex(await rpcResult(dc.rpcUrl, 'starknet_getNonce', { block_id: 'latest', contract_address: a.address })),
     ).toBe('0x1');
+    await dc.close();
+  });
+
+  it('mines on an interval', async () => {
+    const dc = await startDevchain({ port: 0, blockIntervalMs: 100 });
+    const accounts = await rpcResult(dc.rpcUrl, 'devnet_getPredeployedAccounts');
+    const a = accounts[0];
+    const t = invokeV3(a.address, transferCalldata(STRK, accounts[1].address, 1n), 0n, a.private_key);
+    await rpcResult(dc.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: t.tx });
+    let status = await rpcResult(dc.rpcUrl, 'starknet_getTransactionStatus', { transaction_hash: t.hash });
+    for (let i = 0; i < 100 && status.finality_status !== 'ACCEPTED_ON_L2'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await rpcResult(dc.rpcUrl, 'starknet_getTransactionStatus', { transaction_hash: t.hash });
+    }
+    expect(status.finality_status).toBe('ACCEPTED_ON_L2');
     await dc.close();
   });
 });

@@ -12,6 +12,8 @@ export interface DevchainNodeOptions {
   dataDir?: string | undefined;
   /** Mine on this interval instead of one block per transaction. */
   blockIntervalMs?: number | undefined;
+  /** Mine only on devnet_createBlock (transactions wait in the pre-confirmed block). */
+  mineOnDemand?: boolean | undefined;
 }
 
 /** Owns the chain and everything around it that the RPC methods need. */
@@ -27,7 +29,7 @@ export class DevchainNode {
   constructor(options: DevchainNodeOptions) {
     this.dataDir = options.dataDir ? new DataDir(options.dataDir) : undefined;
     this.dumpDir = options.dataDir ? resolve(options.dataDir, 'dumps') : undefined;
-    this.autoMine = !options.blockIntervalMs;
+    this.autoMine = !options.blockIntervalMs && !options.mineOnDemand;
     const stored = this.dataDir?.load();
     if (stored) {
       const first = stored[0] as Extract<ChainRecord, { kind: 'config' }>;

@@ -23,6 +23,8 @@ export interface DevchainOptions {
   initialBalance?: bigint;
   /** Mine on this interval (ms) instead of one block per transaction. */
   blockIntervalMs?: number;
+  /** Mine only on `devnet_createBlock`; transactions wait in the pre-confirmed block. */
+  mineOnDemand?: boolean;
   /** Gas prices in wei and fri for l1, l1 data and l2 gas (default 1e9 each). */
   gasPrice?: bigint;
 }
@@ -67,7 +69,12 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Runn
     sequencer: 0x1000n,
     genesisTimestamp: Math.floor(Date.now() / 1000),
   };
-  const node = new DevchainNode({ config, dataDir: options.dataDir, blockIntervalMs: options.blockIntervalMs });
+  const node = new DevchainNode({
+    config,
+    dataDir: options.dataDir,
+    blockIntervalMs: options.blockIntervalMs,
+    mineOnDemand: options.mineOnDemand,
+  });
   const server = createRpcServer({ node });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
