@@ -1,6 +1,6 @@
 import { hash, num } from 'starknet';
 import { describe, expect, it } from 'vitest';
-import { parseTransaction } from '../chain/transaction.js';
+import { parseTransaction } from '../chain/parseTransaction.js';
 import { nativeClasses } from '../contracts/registry.js';
 import { computeSierraClassHash } from '../contracts/sierraClass.js';
 import {

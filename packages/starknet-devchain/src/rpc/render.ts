@@ -1,6 +1,6 @@
 /** Rendering of blocks, transactions and receipts into spec 0.10 shapes. */
 import { type Block, type Chain, type PendingBlock, STARKNET_VERSION, type StoredTx } from '../chain/Chain.js';
-import { toWireTransaction } from '../chain/transaction.js';
+import { toWireTransaction } from './toWireTransaction.js';
 import { toHex } from '../felt.js';
 
 function prices(chain: Chain) {

@@ -1,4 +1,4 @@
-import { parseTransaction } from '../../chain/transaction.js';
+import { parseTransaction } from '../../chain/parseTransaction.js';
 import { toHex } from '../../felt.js';
 import { type MethodContext, type Params, required } from '../types.js';
 

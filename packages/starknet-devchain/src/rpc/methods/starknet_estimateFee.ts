@@ -1,4 +1,4 @@
-import { parseTransaction } from '../../chain/transaction.js';
+import { parseTransaction } from '../../chain/parseTransaction.js';
 import { invalidParams } from '../../errors.js';
 import { parseBlockId } from '../blockId.js';
 import { type MethodContext, type Params, required } from '../types.js';

@@ -1,5 +1,6 @@
 import type { ProcessResult } from '../../chain/processTransaction.js';
-import { parseTransaction, type Tx } from '../../chain/transaction.js';
+import { parseTransaction } from '../../chain/parseTransaction.js';
+import type { Tx } from '../../chain/transaction.js';
 import { selector } from '../../crypto/hashes.js';
 import { invalidParams } from '../../errors.js';
 import { toHex } from '../../felt.js';
