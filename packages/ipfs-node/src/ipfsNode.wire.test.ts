@@ -198,6 +198,30 @@ describe('Kubo wire behaviour (embedded node, raw HTTP)', () => {
     expect(JSON.parse(nameless.body.toString()).Name).toBe('QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN');
   });
 
+  it('symlink parts (application/symlink) become UnixFS symlinks', async () => {
+    const res = await raw(
+      `${api}/api/v0/add`,
+      multipart([
+        { name: 'file', filename: 'ln', type: 'application/x-directory', data: '' },
+        { name: 'file', filename: 'ln%2Fa.txt', data: 'target file' },
+        { name: 'file', filename: 'ln%2Flink', type: 'application/symlink', data: 'a.txt' },
+      ]),
+    );
+    const lines = res.body
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { Name: string; Hash: string });
+    const root = lines.find((l) => l.Name === 'ln')!.Hash;
+    const ls = JSON.parse((await raw(`${api}/api/v0/ls?arg=${root}`)).body.toString()) as {
+      Objects: Array<{ Links: Array<{ Name: string; Type: number; Target: string }> }>;
+    };
+    expect(ls.Objects[0]!.Links.map((l) => [l.Name, l.Type, l.Target])).toEqual([
+      ['a.txt', 2, ''],
+      ['link', 4, 'a.txt'],
+    ]);
+  });
+
   it('byte streams: X-Stream-Output and X-Content-Length; a trailing path segment is the argument', async () => {
     await raw(`${api}/api/v0/add`, multipart([{ name: 'file', data: 'hello\n' }]));
     const res = await raw(`${api}/api/v0/cat/QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN`);

@@ -84,9 +84,9 @@ async function* toCandidates(
       continue;
     }
     if (file.type === 'symlink') {
-      let target = '';
-      for await (const chunk of file.content) target += Buffer.from(chunk).toString('utf8');
-      yield { path: file.path, link: target } as unknown as ImportCandidate;
+      const parts: Uint8Array[] = [];
+      for await (const chunk of file.content) parts.push(chunk);
+      yield { path: file.path, link: Buffer.concat(parts).toString('utf8') };
       continue;
     }
     // the importer takes blocks in batches: keep the upload flowing meanwhile (bounded)
