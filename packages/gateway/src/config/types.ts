@@ -43,6 +43,8 @@ export interface IpfsSettings {
   readonly maxRequestBytes: number;
   /** Bytes a key may upload with add, block/put, dag/put, dag/import, object/put (413 above it). */
   readonly maxStoredBytesPerKey: number;
+  /** On an upstream `X-Stream-Error` trailer, reset the client connection (for trailer-blind clients). */
+  readonly resetOnStreamError: boolean;
 }
 
 export type DatabaseSettings = { readonly kind: 'embedded' } | { readonly kind: 'postgres'; readonly url: string };

@@ -89,7 +89,15 @@ function parseNetwork(raw: unknown, at: string): NetworkSettings {
 
 function parseIpfs(raw: unknown, at: string): IpfsSettings {
   const n = obj(raw, at);
-  allowOnly(n, at, ['hosts', 'pathPrefix', 'upstream', 'allow', 'maxRequestBytes', 'maxStoredBytesPerKey']);
+  allowOnly(n, at, [
+    'hosts',
+    'pathPrefix',
+    'upstream',
+    'allow',
+    'maxRequestBytes',
+    'maxStoredBytesPerKey',
+    'resetOnStreamError',
+  ]);
   const hosts = n.hosts === undefined ? [] : list(n.hosts, `${at}.hosts`).map((h, i) => host(h, `${at}.hosts[${i}]`));
   const pathPrefix = n.pathPrefix === undefined ? undefined : prefix(n.pathPrefix, `${at}.pathPrefix`);
   if (hosts.length === 0 && pathPrefix === undefined) throw new ConfigError(at, 'set "hosts" and/or "pathPrefix"');
@@ -113,6 +121,8 @@ function parseIpfs(raw: unknown, at: string): IpfsSettings {
     allow,
     maxRequestBytes: int(n.maxRequestBytes ?? 1024 ** 3, `${at}.maxRequestBytes`, 1024, 2 ** 50),
     maxStoredBytesPerKey: int(n.maxStoredBytesPerKey ?? 10 * 1024 ** 3, `${at}.maxStoredBytesPerKey`, 0, 2 ** 50),
+    resetOnStreamError:
+      n.resetOnStreamError === undefined ? false : bool(n.resetOnStreamError, `${at}.resetOnStreamError`),
   };
 }
 

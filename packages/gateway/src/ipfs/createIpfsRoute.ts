@@ -131,6 +131,7 @@ export function createIpfsRoute(deps: IpfsRouteDeps): StreamingRoute {
       headers: upstream.headers,
       idleTimeoutMs: upstream.idleTimeoutMs,
       maxRequestBytes: limits.maxRequestBytes,
+      resetOnStreamError: settings.resetOnStreamError,
       ...(stores
         ? {
             storage: {

@@ -317,6 +317,7 @@ describe('streaming proxy', () => {
     let fakeUrl: string;
     let viaFake: IpfsTestGateway;
     let closedUpstream: IpfsTestGateway;
+    let resetting: IpfsTestGateway;
     let upstreamSawClose: () => void = () => {};
 
     beforeAll(async () => {
@@ -354,14 +355,15 @@ describe('streaming proxy', () => {
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
       await new Promise((resolve) => closed.close(resolve));
-      [viaFake, closedUpstream] = await Promise.all([
+      [viaFake, closedUpstream, resetting] = await Promise.all([
         startIpfsTestGateway({ upstreamUrl: fakeUrl }),
         startIpfsTestGateway({ upstreamUrl: closedUrl }),
+        startIpfsTestGateway({ upstreamUrl: fakeUrl, ipfs: { resetOnStreamError: true } }),
       ]);
     });
 
     afterAll(async () => {
-      await Promise.all([viaFake?.stop(), closedUpstream?.stop()]);
+      await Promise.all([viaFake?.stop(), closedUpstream?.stop(), resetting?.stop()]);
       fake?.closeAllConnections();
       await new Promise((resolve) => fake?.close(resolve));
     });
@@ -391,6 +393,15 @@ describe('streaming proxy', () => {
       expect(exp.trailers['x-stream-error']).toBe('something broke');
       const stat = await raw(`${viaFake.ipfsUrl}/api/v0/block/stat?arg=x`, { headers });
       expectKuboError(stat, 500, /^blockservice: key not found$/);
+    });
+
+    it('with ipfs.resetOnStreamError, a stream error resets the client connection instead', async () => {
+      const res = await raw(`${resetting.ipfsUrl}/api/v0/dag/export?arg=x`, {
+        headers: { authorization: resetting.authorization },
+      });
+      expect(res.status).toBe(200);
+      expect(res.error).toBeDefined();
+      expect(res.body.toString()).toBe('partial');
     });
 
     it('a client that disconnects aborts the upstream request', async () => {

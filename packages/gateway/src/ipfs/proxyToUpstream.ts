@@ -20,6 +20,11 @@ export interface ProxyTarget {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Socket idle timeout towards the upstream. */
   readonly idleTimeoutMs: number;
+  /**
+   * When the upstream ends with an `X-Stream-Error` trailer, reset the client connection instead
+   * of ending the answer (clients that ignore trailers then notice; the trailer is not delivered).
+   */
+  readonly resetOnStreamError?: boolean;
   /** Largest request body accepted (413 above it). */
   readonly maxRequestBytes: number;
   /**
@@ -131,6 +136,13 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
         if (value !== undefined) trailers[name] = value;
       }
       const finish = () => {
+        if (target.resetOnStreamError && trailers['x-stream-error'] !== undefined) {
+          // close without the last chunk, after what was written is flushed: the body is incomplete
+          const socket = res.socket;
+          if (socket) socket.destroySoon();
+          else res.destroy();
+          return;
+        }
         if (trailersAllowed && Object.keys(trailers).length > 0) res.addTrailers(trailers);
         res.end();
       };
