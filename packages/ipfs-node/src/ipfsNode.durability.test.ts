@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +83,26 @@ describe('repo durability', () => {
     client = create({ url: `${node.apiUrl}/api/v0` });
     expect(await sha256Of(client.cat(cid))).toBe(expected);
     await node.close();
+  });
+
+  it('repo/gc removes temporary files left by a write a crash interrupted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ipfs-node-stale-tmp-'));
+    const node = await startIpfsNode({ repo: dir });
+    try {
+      const client = create({ url: `${node.apiUrl}/api/v0` });
+      await client.add(new TextEncoder().encode('kept'));
+      const shard = join(dir, 'blocks', 'XY');
+      await mkdir(shard, { recursive: true });
+      const stale = join(shard, '.CIQSTALEBLOCK.data.tmp');
+      await writeFile(stale, 'half a block');
+      for await (const _ of client.repo.gc()) {
+        // drain
+      }
+      await expect(stat(stale)).rejects.toThrow();
+    } finally {
+      await node.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a second node cannot open a repo in use', async () => {

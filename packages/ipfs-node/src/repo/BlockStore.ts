@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FsBlockstore } from 'blockstore-fs';
 import { base32upper } from 'multiformats/bases/base32';
@@ -61,6 +61,25 @@ export class BlockStore {
 
   async delete(cid: CID): Promise<void> {
     await this.fs.delete(cid);
+  }
+
+  /**
+   * Removes temporary files left by block writes that never finished (a crash between write and
+   * rename). Only safe while no write is in progress: call it under the exclusive GC lock.
+   * Returns how many files were removed.
+   */
+  async removeStaleTempFiles(): Promise<number> {
+    let removed = 0;
+    for (const shard of await readdir(this.path, { withFileTypes: true })) {
+      if (!shard.isDirectory()) continue;
+      const dir = join(this.path, shard.name);
+      for (const name of await readdir(dir)) {
+        if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
+        await unlink(join(dir, name)).catch(() => undefined);
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /** Every stored block's CID (the version and codec are not stored; compare multihashes). */

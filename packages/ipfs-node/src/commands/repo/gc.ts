@@ -7,6 +7,7 @@ import type { CommandContext, CommandResult } from '../types.js';
  * `repo/gc`: removes every block that no pin reaches, holding the GC lock exclusively (adds and
  * pins in progress finish first). Emits `{"Key":{"/":cid}}` per removed block (CIDv1 raw, as
  * Kubo names blocks by multihash). If a pinned DAG has a missing block, nothing is removed.
+ * Temporary files of block writes that a crash interrupted are removed too.
  */
 export async function repoGc(ctx: CommandContext): Promise<CommandResult> {
   const quiet = ctx.options.bool('quiet');
@@ -20,6 +21,8 @@ export async function repoGc(ctx: CommandContext): Promise<CommandResult> {
       await ctx.repo.blocks.delete(cid);
       gone.push(CID.createV1(0x55, cid.multihash));
     }
+    // no write is in progress under the exclusive lock: leftover temporary files are stale
+    await ctx.repo.blocks.removeStaleTempFiles();
     return gone;
   });
   return {
