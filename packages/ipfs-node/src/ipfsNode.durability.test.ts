@@ -120,16 +120,25 @@ describe('repo durability', () => {
       const chunks = [...pseudoRandomChunks(size, 'gc-during-add')];
       const boundary = 'gc-during-add';
       let release: () => void = () => undefined;
+      let started: () => void = () => undefined;
+      const running = new Promise<void>((resolve) => {
+        started = resolve;
+      });
       const added = new Promise<string>((resolve, reject) => {
+        // progress lines show the add is running (and holds its side of the GC lock)
         const req = request(
-          `${node.apiUrl}/api/v0/add`,
+          `${node.apiUrl}/api/v0/add?progress=true`,
           { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } },
           (res) => {
             let text = '';
             res.on('data', (c: Buffer) => {
               text += c.toString();
+              started();
             });
-            res.on('end', () => resolve((JSON.parse(text) as { Hash: string }).Hash));
+            res.on('end', () => {
+              const last = JSON.parse(text.trim().split('\n').at(-1)!) as { Hash: string };
+              resolve(last.Hash);
+            });
           },
         );
         req.on('error', reject);
@@ -142,7 +151,7 @@ describe('repo durability', () => {
           req.end(`\r\n--${boundary}--\r\n`);
         };
       });
-      await new Promise((r) => setTimeout(r, 300));
+      await running;
       let gcDone = false;
       const gc = (async () => {
         const removed = [];
