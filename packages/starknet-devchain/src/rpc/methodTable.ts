@@ -36,6 +36,8 @@ import { starknet_getTransactionStatus } from './methods/starknet_getTransaction
 import { starknet_simulateTransactions } from './methods/starknet_simulateTransactions.js';
 import { starknet_specVersion } from './methods/starknet_specVersion.js';
 import { starknet_syncing } from './methods/starknet_syncing.js';
+import { starknet_traceBlockTransactions } from './methods/starknet_traceBlockTransactions.js';
+import { starknet_traceTransaction } from './methods/starknet_traceTransaction.js';
 import type { Handler } from './types.js';
 
 /** What the server knows about one method. */
@@ -96,6 +98,12 @@ export const methodTable = {
     params: ['block_id', 'transactions', 'simulation_flags'],
     write: false,
     handler: starknet_simulateTransactions,
+  },
+  starknet_traceTransaction: { params: ['transaction_hash'], write: false, handler: starknet_traceTransaction },
+  starknet_traceBlockTransactions: {
+    params: ['block_id', 'trace_flags'],
+    write: false,
+    handler: starknet_traceBlockTransactions,
   },
   starknet_addInvokeTransaction: {
     params: ['invoke_transaction'],

@@ -87,4 +87,20 @@ describe('simulateTransactions and other reads', () => {
     ).toBe(20);
     expect((await rawRpc(dc.rpcUrl, 'starknet_getNonce', { block_id: 'latest' })).error?.code).toBe(-32602);
   });
+
+  it('traceTransaction and traceBlockTransactions rebuild top-level traces of stored transactions', async () => {
+    const ok = invokeV3(a1.address, transferCalldata(STRK, a0.address, 1n), 0n, a1.private_key);
+    await rpcResult(dc.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: ok.tx });
+    const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: ok.hash });
+    expect(trace.type).toBe('INVOKE');
+    expect(trace.execute_invocation.contract_address).toBe(a1.address);
+    expect(trace.execute_invocation.events).toHaveLength(2);
+    const bad = invokeV3(a1.address, transferCalldata(STRK, a0.address, 10n ** 30n), 1n, a1.private_key);
+    await rpcResult(dc.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: bad.tx });
+    const reverted = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: bad.hash });
+    expect(reverted.execute_invocation.revert_reason).toMatch(/insufficient balance/);
+    const block = await rpcResult(dc.rpcUrl, 'starknet_traceBlockTransactions', { block_id: 'latest' });
+    expect(block).toEqual([{ transaction_hash: bad.hash, trace_root: reverted }]);
+    expect((await rawRpc(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: '0x1' })).error?.code).toBe(29);
+  });
 });

@@ -1,0 +1,15 @@
+import type { Chain, StoredTx } from '../../chain/Chain.js';
+import { transactionTrace } from '../transactionTrace.js';
+
+/** The trace of a stored transaction, rebuilt from its receipt. */
+export function storedTrace(chain: Chain, t: StoredTx): Record<string, unknown> {
+  const state = chain.stateAt({ number: t.blockNumber });
+  return transactionTrace({
+    tx: t.tx,
+    classHash: state.getClassHashAt(t.tx.sender) ?? 0n,
+    events: t.receipt.events,
+    gas: t.receipt.execution_resources,
+    reverted: t.receipt.execution_status === 'REVERTED',
+    revertReason: t.receipt.revert_reason,
+  });
+}
