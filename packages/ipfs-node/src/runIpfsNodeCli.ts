@@ -3,10 +3,12 @@ import { parseArgs } from 'node:util';
 import { startIpfsNode } from './startIpfsNode.js';
 
 const USAGE = `usage: nodegate-ipfs-node --listen HOST:PORT --repo DIR [--ready-file FILE] [--reset-on-stream-error]
+                          [--sharding-threshold BYTES]
   --listen HOST:PORT       where to serve the Kubo RPC API (port 0: a free port; default 127.0.0.1:5001)
   --repo DIR               repo directory (created if missing)
   --ready-file FILE        once serving, write {"api":"http://HOST:PORT"} to FILE
   --reset-on-stream-error  reset the connection when a stream fails after it started
+  --sharding-threshold N   HAMT-shard directories whose links exceed N bytes (default 262144, as Kubo)
 `;
 
 /**
@@ -25,6 +27,7 @@ export async function runIpfsNodeCli(argv: readonly string[]): Promise<number> {
     repo?: string;
     'ready-file'?: string;
     'reset-on-stream-error'?: boolean;
+    'sharding-threshold'?: string;
     help?: boolean;
   };
   try {
@@ -35,6 +38,7 @@ export async function runIpfsNodeCli(argv: readonly string[]): Promise<number> {
         repo: { type: 'string' },
         'ready-file': { type: 'string' },
         'reset-on-stream-error': { type: 'boolean' },
+        'sharding-threshold': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -57,6 +61,11 @@ export async function runIpfsNodeCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`--listen must be HOST:PORT, got "${listen}"\n`);
     return 2;
   }
+  const threshold = values['sharding-threshold'];
+  if (threshold !== undefined && !/^[1-9]\d*$/.test(threshold)) {
+    process.stderr.write(`--sharding-threshold must be a positive number of bytes, got "${threshold}"\n`);
+    return 2;
+  }
   const host = m[1]!.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1';
   const port = Number(m[2]);
   // The unixfs exporter can reject a promise nobody awaits when a block is missing; such a
@@ -70,6 +79,7 @@ export async function runIpfsNodeCli(argv: readonly string[]): Promise<number> {
     port,
     repo: values.repo,
     resetOnStreamError: values['reset-on-stream-error'] === true,
+    ...(threshold === undefined ? {} : { shardingThresholdBytes: Number(threshold) }),
     onInternalError: (err) =>
       process.stderr.write(`ipfs-node: internal error: ${(err as Error)?.stack ?? String(err)}\n`),
   });
