@@ -54,6 +54,12 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
     }
   });
   const ipfs = root.ipfs === undefined ? undefined : parseIpfs(root.ipfs, 'ipfs');
+  if (ipfs?.pathPrefix !== undefined && seenPrefixes.has(ipfs.pathPrefix)) {
+    throw new ConfigError('ipfs.pathPrefix', `"${ipfs.pathPrefix}" is also a network's pathPrefix`);
+  }
+  ipfs?.hosts.forEach((h, i) => {
+    if (seenHosts.has(h)) throw new ConfigError(`ipfs.hosts[${i}]`, `host "${h}" is also a network's host`);
+  });
   if (networks.length === 0 && ipfs === undefined) throw new ConfigError('networks', 'configure at least one network');
   const devKey = root.devKey === undefined ? false : bool(root.devKey, 'devKey');
   const config: GatewayConfig = { listen, publicUrl, dataDir, database, limits, networks, ipfs, devKey };

@@ -51,6 +51,27 @@ describe('ipfs config', () => {
     expect(config.ipfs?.upstream.timeoutMs).toBe(300_000);
   });
 
+  it('the IPFS prefix and hosts cannot be a network’s', () => {
+    const network = {
+      name: 'm',
+      family: 'eth',
+      pathPrefix: '/ipfs',
+      hosts: ['a.example'],
+      upstreams: [{ name: 'a', http: 'http://10.0.0.5:8545' }],
+    };
+    const attempt = (ipfs: Record<string, unknown>) => {
+      try {
+        validateConfig({ networks: [network], ipfs: { upstream: base.ipfs.upstream, ...ipfs } });
+        return undefined;
+      } catch (err) {
+        return (err as ConfigError).field;
+      }
+    };
+    expect(attempt({ pathPrefix: '/ipfs' })).toBe('ipfs.pathPrefix');
+    expect(attempt({ hosts: ['b.example', 'a.example'] })).toBe('ipfs.hosts[1]');
+    expect(attempt({ pathPrefix: '/files' })).toBeUndefined();
+  });
+
   it('config errors name the field', () => {
     expect(fieldOf({ allow: ['cat', 'rm -rf'] })).toBe('ipfs.allow[1]');
     expect(fieldOf({ allow: 'cat' })).toBe('ipfs.allow');
