@@ -22,6 +22,8 @@ it('nodegate-ipfs-node serves, writes the ready file and stops on SIGTERM', { ti
       join(dir, 'repo'),
       '--ready-file',
       ready,
+      '--sharding-threshold',
+      '262144',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
