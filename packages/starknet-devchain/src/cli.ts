@@ -4,7 +4,7 @@
  *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand]
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { startDevchain, type DevchainOptions } from './startDevchain.js';
+import type { DevchainOptions, RunningDevchain } from './startDevchain.js';
 
 function usage(message?: string): never {
   if (message) process.stderr.write(`starknet-devchain: ${message}\n`);
@@ -75,18 +75,14 @@ function parseArgs(argv: string[]): { options: DevchainOptions; readyFile?: stri
 }
 
 const { options, readyFile } = parseArgs(process.argv.slice(2));
-const dc = await startDevchain(options);
-process.stdout.write(`starknet-devchain listening on ${dc.rpcUrl} (chain id ${dc.chainId})\n`);
-if (readyFile) {
-  // Atomic: readers polling for the file never see it half-written.
-  const tmp = `${readyFile}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ rpc: dc.rpcUrl, chainId: dc.chainId }));
-  renameSync(tmp, readyFile);
-}
+
+// Signal handlers first, so that a stop request during startup is never lost.
+let dc: RunningDevchain | undefined;
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
+  if (!dc) return; // startup finishes, then closes (see below)
   dc.close().then(
     () => process.exit(0),
     (e) => {
@@ -97,3 +93,18 @@ const stop = (signal: string) => {
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+
+// Loaded after the handlers are in place: loading the chain's modules takes a while on a busy host.
+const { startDevchain } = await import('./startDevchain.js');
+dc = await startDevchain(options);
+if (stopping) {
+  await dc.close();
+  process.exit(0);
+}
+process.stdout.write(`starknet-devchain listening on ${dc.rpcUrl} (chain id ${dc.chainId})\n`);
+if (readyFile) {
+  // Atomic: readers polling for the file never see it half-written.
+  const tmp = `${readyFile}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ rpc: dc.rpcUrl, chainId: dc.chainId }));
+  renameSync(tmp, readyFile);
+}
