@@ -26,6 +26,10 @@ if (needsInstall) {
   run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm packages');
 }
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], 'building (tsc -b)');
-for (const hook of ['packages/starknet-snap/scripts/prepare.mjs']) {
-  if (existsSync(join(root, hook))) run(process.execPath, [join(root, hook)], `preparing ${hook.split('/')[1]}`);
+// Packages built by their own toolchain (the snap: typecheck + mm-snap build) are prepared
+// for the test suite only; `npm start` does not need them.
+if (process.argv.includes('--all')) {
+  for (const hook of ['packages/starknet-snap/scripts/prepare.mjs']) {
+    if (existsSync(join(root, hook))) run(process.execPath, [join(root, hook)], `preparing ${hook.split('/')[1]}`);
+  }
 }
