@@ -8,6 +8,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export interface StreamingRoute {
   match(host: string | undefined, url: string): string | undefined;
   handle(req: IncomingMessage, res: ServerResponse, rest: string): void;
+  /** For /health: the route's name and whether its upstream answers within `timeoutMs`. */
+  probe?(
+    timeoutMs: number,
+  ): Promise<{ name: string; family: string; upstreams: Array<{ name: string; healthy: boolean }> }>;
   close?(): Promise<void>;
 }
 

@@ -117,7 +117,7 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     handler: async (req, reply) => {
       const route = req.route_;
       if (route?.kind === 'health') {
-        const report = await healthReport(deps.networks, 2_000);
+        const report = await healthReport(deps.networks, 2_000, deps.streaming);
         return reply.code(report.ok ? 200 : 503).send(report.body);
       }
       if (route?.kind !== 'rpc') throw new Error('unreachable route');

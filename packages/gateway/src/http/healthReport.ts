@@ -1,18 +1,26 @@
 import type { Network } from '../network/createNetwork.js';
+import type { StreamingRoute } from './StreamingRoute.js';
 
 /**
- * Probes every upstream of every network (in parallel, bounded by `timeoutMs`) and reports
- * per network whether at least one upstream answers. `ok` is false when any network has none.
+ * Probes every upstream of every network and of the streaming routes (the IPFS API), in
+ * parallel, bounded by `timeoutMs`, and reports for each whether at least one upstream
+ * answers. `ok` is false when any of them has none.
  */
-export async function healthReport(networks: readonly Network[], timeoutMs: number) {
-  const entries = await Promise.all(
-    networks.map(async (n) => {
-      const upstreams = await n.probe(timeoutMs);
-      return [
-        n.settings.name,
-        { family: n.settings.family, healthy: upstreams.some((u) => u.healthy), upstreams },
-      ] as const;
-    }),
+export async function healthReport(
+  networks: readonly Network[],
+  timeoutMs: number,
+  streaming: readonly StreamingRoute[] = [],
+) {
+  const probes = [
+    ...networks.map(async (n) => ({
+      name: n.settings.name,
+      family: n.settings.family,
+      upstreams: await n.probe(timeoutMs),
+    })),
+    ...streaming.flatMap((r) => (r.probe ? [r.probe(timeoutMs)] : [])),
+  ];
+  const entries = (await Promise.all(probes)).map(
+    (p) => [p.name, { family: p.family, healthy: p.upstreams.some((u) => u.healthy), upstreams: p.upstreams }] as const,
   );
   const ok = entries.every(([, n]) => n.healthy);
   return { ok, body: { status: ok ? 'ok' : 'degraded', networks: Object.fromEntries(entries) } };

@@ -5,8 +5,8 @@ import { matchHostOrPrefix, type StreamingRoute } from '../http/StreamingRoute.j
 import type { KeyAuthenticator } from '../keys/createKeyAuthenticator.js';
 import type { KeyStore } from '../store/KeyStore.js';
 import { authenticateBasic } from './authenticateBasic.js';
-import { UpstreamCallError } from './callUpstream.js';
 import { IpfsCommandError } from './IpfsCommandError.js';
+import { callUpstream, UpstreamCallError } from './callUpstream.js';
 import type { IpfsUpstream } from './IpfsUpstream.js';
 import { IPFS_PREFLIGHT_HEADERS } from './ipfsCors.js';
 import { proxyToUpstream } from './proxyToUpstream.js';
@@ -158,6 +158,18 @@ export function createIpfsRoute(deps: IpfsRouteDeps): StreamingRoute {
           writeIpfsError(req, res, 500, 'internal error', 0);
         }
       });
+    },
+    async probe(timeoutMs) {
+      const healthy = await callUpstream(
+        upstream,
+        'version',
+        {},
+        { maxBytes: 65_536, signal: AbortSignal.timeout(timeoutMs) },
+      ).then(
+        (a) => a.status === 200,
+        () => false,
+      );
+      return { name: 'ipfs', family: 'ipfs', upstreams: [{ name: settings.upstream.name, healthy }] };
     },
     async close() {
       upstream.agent.destroy();

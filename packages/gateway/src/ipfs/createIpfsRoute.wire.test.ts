@@ -557,3 +557,13 @@ describe('object/* (answered by the gateway over block/get and block/put)', () =
     expectKuboError(await post('object/get', { arg: missing.toString() }), 500);
   });
 });
+
+describe('/health', () => {
+  it('reports the IPFS upstream next to the networks', async () => {
+    const res = await fetch(`${gw.gw.url}/health`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.networks.ipfs).toMatchObject({ family: 'ipfs', healthy: true });
+    expect(JSON.stringify(body)).not.toContain(node.http);
+  });
+});
