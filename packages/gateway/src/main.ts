@@ -10,6 +10,7 @@ import type { FamilyHandler } from './families/FamilyHandler.js';
 import { createStarknetFamily } from './families/starknet/createStarknetFamily.js';
 import { detectPendingTag } from './families/starknet/detectPendingTag.js';
 import { buildApp } from './http/buildApp.js';
+import { createLogger, type LogLevel } from './log/createLogger.js';
 import type { StreamingRoute } from './http/StreamingRoute.js';
 import { createIpfsRoute } from './ipfs/createIpfsRoute.js';
 import { createApiKey } from './keys/createApiKey.js';
@@ -50,7 +51,7 @@ export interface RunningGateway {
  */
 export async function startGateway(
   config: GatewayConfig,
-  options: { progress?: (line: string) => void; logLevel?: string } = {},
+  options: { progress?: (line: string) => void; logLevel?: LogLevel } = {},
 ): Promise<RunningGateway> {
   const progress = options.progress ?? (() => {});
   const dataDir = resolve(config.dataDir);
@@ -103,7 +104,7 @@ export async function startGateway(
       networks,
       keys,
       streaming,
-      ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+      log: createLogger(options.logLevel ?? 'warn'),
     });
     cleanups.push(() => app.close());
     await app.listen({ host: config.listen.host, port: config.listen.port });

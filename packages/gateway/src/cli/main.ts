@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { runIpfsNodeCli } from '@nodegate/ipfs-node';
 import { ConfigError } from '../config/ConfigError.js';
 import { loadConfigFile } from '../config/loadConfigFile.js';
+import { LOG_LEVELS, type LogLevel } from '../log/createLogger.js';
 import { runKeys } from './runKeys.js';
 import { runStart } from './runStart.js';
 
@@ -17,6 +18,12 @@ usage:
   nodegate ipfs-node [--listen HOST:PORT] --repo DIR [--ready-file FILE] [--reset-on-stream-error]
 
 Without --config, start runs the embedded defaults (anvil for eth-devnet) on 127.0.0.1:8550.`;
+
+function parseLogLevel(v: string | undefined): LogLevel | undefined {
+  if (v === undefined) return undefined;
+  if ((LOG_LEVELS as readonly string[]).includes(v)) return v as LogLevel;
+  throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+}
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -52,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
           listen: values.listen,
           dataDir: values['data-dir'],
           readyFile: values['ready-file'],
-          logLevel: values['log-level'],
+          logLevel: parseLogLevel(values['log-level']),
         },
         out,
       );

@@ -3,6 +3,7 @@ import { embeddedConfig } from '../config/embeddedConfig.js';
 import { loadConfigFile } from '../config/loadConfigFile.js';
 import { parseListen } from '../config/validateConfig.js';
 import type { GatewayConfig } from '../config/types.js';
+import type { LogLevel } from '../log/createLogger.js';
 import { startGateway } from '../main.js';
 
 /** Options of `nodegate start`. */
@@ -11,7 +12,7 @@ export interface StartFlags {
   listen?: string | undefined;
   dataDir?: string | undefined;
   readyFile?: string | undefined;
-  logLevel?: string | undefined;
+  logLevel?: LogLevel | undefined;
 }
 
 /**

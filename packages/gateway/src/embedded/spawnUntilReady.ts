@@ -19,7 +19,9 @@ export async function spawnUntilReady(
 ): Promise<EmbeddedProcess> {
   const tmp = await mkdtemp(join(tmpdir(), `nodegate-${name}-`));
   const readyFile = join(tmp, 'ready.json');
-  const child = spawn(process.execPath, [cli, ...args, '--ready-file', readyFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cli, ...args, '--ready-file', readyFile], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-2000);

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors/GatewayError.js';
 import type { KeyAuthenticator } from '../keys/createKeyAuthenticator.js';
 import type { Network } from '../network/createNetwork.js';
 import { createNetworkResolver } from '../network/createNetworkResolver.js';
+import { createLogger, type Logger } from '../log/createLogger.js';
 import { handleRpcBody } from '../rpc/handleRpcBody.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { errorBody } from './errorBody.js';
@@ -18,7 +19,7 @@ import { attachWebSocket } from './ws/attachWebSocket.js';
 export interface AppDeps {
   readonly networks: readonly Network[];
   readonly keys: KeyAuthenticator;
-  readonly logLevel?: string;
+  readonly log?: Logger;
   /** Families served on raw streams ahead of Fastify (the IPFS API). */
   readonly streaming?: readonly StreamingRoute[];
 }
@@ -40,13 +41,10 @@ const ALLOW = 'POST, OPTIONS';
  * await app.listen({ host: '127.0.0.1', port: 0 });
  */
 export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const log = deps.log ?? createLogger('warn');
   const app = Fastify({
-    logger: {
-      level: deps.logLevel ?? 'warn',
-      serializers: {
-        req: (req) => ({ method: req.method, url: redactUrl(req.url) }),
-      },
-    },
+    // No per-request logger: errors go to `log` below.
+    logger: false,
     bodyLimit: config.limits.maxBodyBytes,
     forceCloseConnections: true,
     return503OnClosing: true,
@@ -149,7 +147,7 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return sendError(reply, new GatewayError('PARSE_ERROR', 'parse error: the body is empty'), undefined, 200);
     }
-    req.log.error({ err: { message: err.message, code: err.code } }, 'request failed');
+    log.error('request failed', { method: req.method, url: redactUrl(req.url), error: err.message, code: err.code });
     return sendError(reply, new GatewayError('INTERNAL_ERROR', 'internal error'), undefined, 500);
   });
 

@@ -25,5 +25,7 @@ export async function createPostgresKeyStore(url: string, options: { schema?: st
     await pool.end();
     throw new Error(`cannot open the PostgreSQL key store: ${(err as Error).message}`);
   }
-  return createSqlKeyStore(((sql: string, params?: unknown[]) => pool.query(sql, params)) as SqlQuery, () => pool.end());
+  return createSqlKeyStore(((sql: string, params?: unknown[]) => pool.query(sql, params)) as SqlQuery, () =>
+    pool.end(),
+  );
 }
