@@ -40,7 +40,7 @@ async function main() {
     }),
   );
   const readyFile = join(dir, 'ready.json');
-  const gw = await spawnUntilFile(process.execPath, [join(root, 'packages/gateway/dist/cli/main.js'), 'start', '--config', configFile, '--ready-file', readyFile], readyFile);
+  const gw = await spawnUntilFile(process.execPath, ['--max-semi-space-size=32', join(root, 'packages/gateway/dist/cli/main.js'), 'start', '--config', configFile, '--ready-file', readyFile], readyFile);
   const gwUrl = `${gw.value.networks.starknet.http}/v3/${gw.value.devKey.key}`;
   const calls = {
     'getBlockWithTxs(latest)': { block_id: 'latest' },
