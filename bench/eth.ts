@@ -2,13 +2,14 @@
 // eth_blockNumber and eth_getBlockByNumber(latest,false) at 50 connections against
 // (a) anvil direct, (b) a bare pass-through proxy (node:http + undici), (c) nodegate, all in
 // one run; then the latency nodegate adds at a fixed 2,000 req/s.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { startAnvil } from '../packages/gateway/dist/embedded/startAnvil.js';
-import { spawnJsonLine, spawnUntilFile, stop } from './support/children.js';
+import { spawnJsonLine, stop } from './support/children.js';
+import { startGatewayProcess } from './support/startGatewayProcess.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const root = new URL('..', import.meta.url).pathname;
@@ -82,36 +83,11 @@ async function main() {
     join(root, 'bench/support/bareProxy.ts'),
     anvil.http,
   ]);
-  const configFile = join(dir, 'nodegate.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
-      devKey: true,
-      networks: [
-        { name: 'mainnet', family: 'eth', pathPrefix: '/mainnet', upstreams: [{ name: 'anvil', http: anvil.http }] },
-      ],
-    }),
-  );
-  const readyFile = join(dir, 'ready.json');
-  const gw = await spawnUntilFile(
-    process.execPath,
-    [
-      '--max-semi-space-size=32',
-      join(root, 'packages/gateway/dist/cli/main.js'),
-      'start',
-      '--config',
-      configFile,
-      '--ready-file',
-      readyFile,
-    ],
-    readyFile,
-  );
+  const gw = await startGatewayProcess(dir, 'eth', anvil.http);
   const targets = {
     'a anvil direct': anvil.http,
     'b bare proxy': proxy.value.url as string,
-    'c nodegate': `${gw.value.networks.mainnet.http}/v3/${gw.value.devKey.key}`,
+    'c nodegate': gw.url,
   };
   const methods = {
     eth_blockNumber: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',

@@ -2,23 +2,35 @@
 // stk_getBlockWithTxs and stk_getEvents at 50 connections against (a) the Starknet dev chain
 // direct, (b) a bare pass-through proxy in front of it, (c) nodegate (stk_ names, seed shapes)
 // and (d) nodegate with the starknet_ alias (spec shapes, relayed untouched), in one run.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startStarknetDevchain } from '../packages/gateway/dist/embedded/startStarknetDevchain.js';
-import { spawnJsonLine, spawnUntilFile, stop } from './support/children.js';
+import { spawnJsonLine, stop } from './support/children.js';
+import { startGatewayProcess } from './support/startGatewayProcess.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const root = new URL('..', import.meta.url).pathname;
 
 async function load(url: string, body: string, duration = seconds) {
-  const r = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 50, duration });
+  const r = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: 50,
+    duration,
+  });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
 }
 
 async function rpc(url: string, method: string, params: unknown) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as { result: any }).result;
 }
 
@@ -27,21 +39,20 @@ async function main() {
   const devchain = await startStarknetDevchain({ dataDir: join(dir, 'chain') });
   // Some history to page through: 300 mints, each a block with a Transfer event.
   const accounts = await rpc(devchain.http, 'devnet_getPredeployedAccounts', {});
-  for (let i = 0; i < 300; i++) await rpc(devchain.http, 'devnet_mint', { address: accounts[i % accounts.length].address, amount: 1000 + i, unit: 'FRI' });
-  const proxy = await spawnJsonLine(process.execPath, ['--import', 'tsx', join(root, 'bench/support/bareProxy.ts'), devchain.http]);
-  const configFile = join(dir, 'nodegate.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
-      devKey: true,
-      networks: [{ name: 'starknet', family: 'starknet', pathPrefix: '/starknet', upstreams: [{ name: 'devchain', http: devchain.http }] }],
-    }),
-  );
-  const readyFile = join(dir, 'ready.json');
-  const gw = await spawnUntilFile(process.execPath, ['--max-semi-space-size=32', join(root, 'packages/gateway/dist/cli/main.js'), 'start', '--config', configFile, '--ready-file', readyFile], readyFile);
-  const gwUrl = `${gw.value.networks.starknet.http}/v3/${gw.value.devKey.key}`;
+  for (let i = 0; i < 300; i++)
+    await rpc(devchain.http, 'devnet_mint', {
+      address: accounts[i % accounts.length].address,
+      amount: 1000 + i,
+      unit: 'FRI',
+    });
+  const proxy = await spawnJsonLine(process.execPath, [
+    '--import',
+    'tsx',
+    join(root, 'bench/support/bareProxy.ts'),
+    devchain.http,
+  ]);
+  const gw = await startGatewayProcess(dir, 'starknet', devchain.http);
+  const gwUrl = gw.url;
   const calls = {
     'getBlockWithTxs(latest)': { block_id: 'latest' },
     'getEvents(100 per page)': { filter: { from_block: { block_number: 0 }, to_block: 'latest', chunk_size: 100 } },
@@ -66,7 +77,9 @@ async function main() {
       console.log(`\n${label}`);
       console.log('target                 req/s   p50 ms  p99 ms  errors');
       for (const [t, r] of Object.entries(results)) {
-        console.log(`${t.padEnd(21)} ${r.rps.toFixed(0).padStart(6)}  ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)}  ${r.errors}`);
+        console.log(
+          `${t.padEnd(21)} ${r.rps.toFixed(0).padStart(6)}  ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)}  ${r.errors}`,
+        );
       }
       const b = results['b bare proxy']!.rps;
       console.log(

@@ -10,7 +10,12 @@ const server = createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     pool
-      .request({ path: upstream.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+      .request({
+        path: upstream.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat(chunks),
+      })
       .then(async (r) => {
         const body = Buffer.from(await r.body.arrayBuffer());
         res.writeHead(r.statusCode, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
@@ -20,6 +25,8 @@ const server = createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => {
   const addr = server.address();
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` })}\n`,
+  );
 });
 process.on('SIGTERM', () => process.exit(0));

@@ -23,7 +23,12 @@ export function spawnJsonLine(cmd: string, args: string[]): Promise<{ child: Chi
 }
 
 /** Spawns a child and resolves once it has written `file` (a ready file). */
-export async function spawnUntilFile(cmd: string, args: string[], file: string, timeoutMs = 60_000): Promise<{ child: ChildProcess; value: any }> {
+export async function spawnUntilFile(
+  cmd: string,
+  args: string[],
+  file: string,
+  timeoutMs = 60_000,
+): Promise<{ child: ChildProcess; value: any }> {
   const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const end = Date.now() + timeoutMs;
   while (!existsSync(file)) {

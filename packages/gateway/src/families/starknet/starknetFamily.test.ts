@@ -60,14 +60,8 @@ function syntheticClass(tag: string) {
   };
 }
 
-beforeAll(async () => {
-  t = await startStarknetTestGateway();
-  // starknet.js pointed at the gateway URL, unchanged.
-  provider = await RpcProvider.create({ nodeUrl: t.rpcUrl });
-  const accounts = (await call(t.rpcUrl, 'devnet_getPredeployedAccounts', {})).result;
-  funder = new Account({ provider, address: accounts[0].address, signer: accounts[0].private_key });
-
-  // A deterministic little history: fund a new key, deploy an account there, transfer, declare.
+/** A fresh key whose OZ-style account address is funded with 1 STRK (not deployed yet). */
+async function fundNewKey() {
   const privateKey = stark.randomAddress();
   const publicKey = ec.starkCurve.getStarkKey(privateKey);
   const classHash = await provider.getClassHashAt(funder.address);
@@ -79,6 +73,18 @@ beforeAll(async () => {
     calldata: CallData.compile({ recipient: address, amount: uint256.bnToUint256(10n ** 18n) }),
   });
   await provider.waitForTransaction(fund.transaction_hash, { retryInterval: 50 });
+  return { privateKey, publicKey, classHash, ctor, address };
+}
+
+beforeAll(async () => {
+  t = await startStarknetTestGateway();
+  // starknet.js pointed at the gateway URL, unchanged.
+  provider = await RpcProvider.create({ nodeUrl: t.rpcUrl });
+  const accounts = (await call(t.rpcUrl, 'devnet_getPredeployedAccounts', {})).result;
+  funder = new Account({ provider, address: accounts[0].address, signer: accounts[0].private_key });
+
+  // A deterministic little history: fund a new key, deploy an account there, transfer, declare.
+  const { privateKey, publicKey, classHash, ctor, address } = await fundNewKey();
   const account = new Account({ provider, address, signer: privateKey });
   const dep = await account.deployAccount({
     classHash,
@@ -193,17 +199,7 @@ describe('stk_ seed methods: seed shapes; starknet_ aliases: spec shapes; both e
 
   it('stk_addDeployAccountTransaction and stk_addDeclareTransaction return the add shapes', async () => {
     // Submit starknet.js-signed payloads through the stk_ names by catching what starknet.js would send.
-    const privateKey = stark.randomAddress();
-    const publicKey = ec.starkCurve.getStarkKey(privateKey);
-    const classHash = await provider.getClassHashAt(funder.address);
-    const ctor = CallData.compile({ publicKey });
-    const address = hash.calculateContractAddressFromHash(publicKey, classHash, ctor, 0);
-    const fund = await funder.execute({
-      contractAddress: STRK,
-      entrypoint: 'transfer',
-      calldata: CallData.compile({ recipient: address, amount: uint256.bnToUint256(10n ** 18n) }),
-    });
-    await provider.waitForTransaction(fund.transaction_hash, { retryInterval: 50 });
+    const { privateKey, publicKey, classHash, ctor, address } = await fundNewKey();
     const captured: Record<string, any> = {};
     const capturing = new RpcProvider({
       nodeUrl: t.rpcUrl,
