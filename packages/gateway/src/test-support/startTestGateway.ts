@@ -80,3 +80,17 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 export async function rpc(url: string, method: string, params: unknown[] = [], id: unknown = 1): Promise<any> {
   return (await postJson(url, { jsonrpc: '2.0', id, method, params })).json;
 }
+
+/**
+ * Polls for a transaction's receipt, as clients do: anvil answers eth_sendRawTransaction before
+ * its automine has put the transaction in a block, so an immediate lookup may be null.
+ */
+export async function waitForReceipt(url: string, hash: string, timeoutMs = 10_000): Promise<any> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    if (r.result) return r.result;
+    if (Date.now() > end) throw new Error(`no receipt for ${hash} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

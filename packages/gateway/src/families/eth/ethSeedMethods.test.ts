@@ -15,7 +15,13 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestGateway, postJson, rpc, startTestGateway } from '../../test-support/startTestGateway.js';
+import {
+  postJson,
+  rpc,
+  startTestGateway,
+  type TestGateway,
+  waitForReceipt,
+} from '../../test-support/startTestGateway.js';
 import { STORAGE_CONTRACT_BYTECODE } from '../../test-support/storageContract.js';
 
 // anvil's well-known first dev account
@@ -46,8 +52,7 @@ beforeAll(async () => {
   const wallet = createWalletClient({ account, chain: foundry, transport: http(t.rpcUrl) });
   // Every write goes through the gateway as a locally signed raw transaction.
   txs.deploy = await wallet.deployContract({ abi: [], bytecode: STORAGE_CONTRACT_BYTECODE, type: 'eip1559' });
-  const deployReceipt = await rpc(t.rpcUrl, 'eth_getTransactionReceipt', [txs.deploy]);
-  contract = deployReceipt.result.contractAddress;
+  contract = (await waitForReceipt(t.rpcUrl, txs.deploy)).contractAddress;
   const setData = (key: Address, value: bigint) =>
     encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [key, value]);
   txs.legacy = await wallet.sendTransaction({
@@ -66,7 +71,7 @@ beforeAll(async () => {
   txs.eip1559 = await wallet.sendTransaction({ to: OTHER, value: 12345n, type: 'eip1559' });
   blockOf = {};
   for (const [name, hash] of Object.entries(txs)) {
-    const r = (await rpc(t.rpcUrl, 'eth_getTransactionReceipt', [hash])).result;
+    const r = await waitForReceipt(t.rpcUrl, hash);
     expect(r.status).toBe('0x1');
     blockOf[name] = { hash: r.blockHash, number: r.blockNumber };
   }

@@ -5,7 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestGateway, rpc, startTestGateway } from '../../test-support/startTestGateway.js';
+import { type TestGateway, rpc, startTestGateway, waitForReceipt } from '../../test-support/startTestGateway.js';
 import { STORAGE_CONTRACT_BYTECODE, VALUE_SET_TOPIC } from '../../test-support/storageContract.js';
 
 const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
@@ -102,7 +102,7 @@ describe('eth_subscribe over WebSocket', () => {
   it('logs arrive for a matching event', async () => {
     const wallet = createWalletClient({ account, chain: foundry, transport: http(t.rpcUrl) });
     const deploy = await wallet.deployContract({ abi: [], bytecode: STORAGE_CONTRACT_BYTECODE });
-    const contract = (await rpc(t.rpcUrl, 'eth_getTransactionReceipt', [deploy])).result.contractAddress;
+    const contract = (await waitForReceipt(t.rpcUrl, deploy)).contractAddress;
     const c = client(t.wsUrl);
     const sub = await c.call(1, 'eth_subscribe', ['logs', { address: contract, topics: [VALUE_SET_TOPIC] }]);
     expect(sub.error).toBeUndefined();
