@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { startAnvil } from '../packages/gateway/dist/embedded/startAnvil.js';
 import { spawnJsonLine, stop } from './support/children.js';
-import { startGatewayProcess } from './support/startGatewayProcess.js';
+import { startBenchNetwork } from './support/startGatewayProcess.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const root = new URL('..', import.meta.url).pathname;
@@ -83,7 +83,7 @@ async function main() {
     join(root, 'bench/support/bareProxy.ts'),
     anvil.http,
   ]);
-  const gw = await startGatewayProcess(dir, 'eth', anvil.http);
+  const gw = await startBenchNetwork(dir, 'eth', anvil.http);
   const targets = {
     'a anvil direct': anvil.http,
     'b bare proxy': proxy.value.url as string,

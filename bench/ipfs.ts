@@ -9,8 +9,8 @@
 // Every measurement imports fresh pseudo-random content (no deduplication between columns).
 // Prints MiB/s (median of the runs, after warm-up runs) and each column's ratio to the bare baseline.
 import { createCipheriv, createHash } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { balanced } from 'ipfs-unixfs-importer/layout';
 import type { CID } from 'multiformats/cid';
 import { spawnUntilFile, stop } from './support/children.js';
+import { startGatewayProcess } from './support/startGatewayProcess.js';
 
 const { values } = parseArgs({
   options: {
@@ -167,41 +168,20 @@ async function measure(columns: Array<[string, Target]>): Promise<Array<[string,
 const dir = await mkdtemp(join(tmpdir(), 'nodegate-bench-ipfs-'));
 const cli = join(dirname(createRequire(import.meta.url).resolve('@nodegate/ipfs-node')), 'cli.js');
 const ready = join(dir, 'ready.json');
-const child = spawn(
+const nodeProcess = await spawnUntilFile(
   process.execPath,
   [cli, '--listen', '127.0.0.1:0', '--repo', join(dir, 'repo'), '--ready-file', ready],
-  {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
+  ready,
 );
-while (!(await stat(ready).catch(() => undefined))) {
-  if (child.exitCode !== null) throw new Error(`ipfs-node exited with ${child.exitCode}`);
-  await new Promise((r) => setTimeout(r, 50));
-}
-const node = { apiUrl: (JSON.parse(await readFile(ready, 'utf8')) as { api: string }).api };
-let gateway: Awaited<ReturnType<typeof spawnUntilFile>> | undefined;
+const node = { apiUrl: (nodeProcess.value as { api: string }).api };
+let gateway: ChildProcess | undefined;
 try {
   if (values.gateway === undefined && values['no-gateway'] !== true) {
     // a nodegate gateway in its own process, serving only IPFS, in front of the node above
-    const configFile = join(dir, 'nodegate.json');
-    await writeFile(
-      configFile,
-      JSON.stringify({
-        listen: '127.0.0.1:0',
-        dataDir: join(dir, 'gateway'),
-        devKey: true,
-        networks: [],
-        ipfs: { pathPrefix: '/ipfs', upstream: { name: 'ipfs-node', http: node.apiUrl } },
-      }),
-    );
-    const gatewayReady = join(dir, 'gateway-ready.json');
-    const root = new URL('..', import.meta.url).pathname;
-    gateway = await spawnUntilFile(
-      process.execPath,
-      [join(root, 'packages/gateway/dist/cli/main.js'), 'start', '--config', configFile, '--ready-file', gatewayReady],
-      gatewayReady,
-    );
-    const started = gateway.value as { ipfs: string; devKey: { key: string; secret: string } };
+    const { child: gatewayChild, ready: started } = await startGatewayProcess(dir, {
+      ipfs: { pathPrefix: '/ipfs', upstream: { name: 'ipfs-node', http: node.apiUrl } },
+    });
+    gateway = gatewayChild;
     values.gateway = started.ipfs;
     values.auth = `${started.devKey.key}:${started.devKey.secret}`;
   }
@@ -231,10 +211,7 @@ try {
     );
   }
 } finally {
-  if (gateway) await stop(gateway.child);
-  await new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
+  if (gateway) await stop(gateway);
+  await stop(nodeProcess.child);
   await rm(dir, { recursive: true, force: true });
 }

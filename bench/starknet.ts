@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startStarknetDevchain } from '../packages/gateway/dist/embedded/startStarknetDevchain.js';
 import { spawnJsonLine, stop } from './support/children.js';
-import { startGatewayProcess } from './support/startGatewayProcess.js';
+import { startBenchNetwork } from './support/startGatewayProcess.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const root = new URL('..', import.meta.url).pathname;
@@ -51,7 +51,7 @@ async function main() {
     join(root, 'bench/support/bareProxy.ts'),
     devchain.http,
   ]);
-  const gw = await startGatewayProcess(dir, 'starknet', devchain.http);
+  const gw = await startBenchNetwork(dir, 'starknet', devchain.http);
   const gwUrl = gw.url;
   const calls = {
     'getBlockWithTxs(latest)': { block_id: 'latest' },

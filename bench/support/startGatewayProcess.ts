@@ -4,24 +4,30 @@ import { spawnUntilFile } from './children.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
+/** What `nodegate start --ready-file` writes. */
+export interface GatewayReady {
+  networks: Record<string, { family: string; http: string; ws: string }>;
+  ipfs?: string;
+  devKey: { key: string; secret: string };
+}
+
 /**
- * Starts `nodegate start` as its own process (with the V8 flags `npm start` uses) on a config
- * with one network over `upstreamHttp`; resolves with the child and the network's JSON-RPC URL.
+ * Starts `nodegate start` as its own process, with the V8 flags `npm start` uses, on a config
+ * made of `config` plus a free loopback port, a data directory in `dir` and a dev key.
  */
-export async function startGatewayProcess(dir: string, family: 'eth' | 'starknet', upstreamHttp: string) {
+export async function startGatewayProcess(dir: string, config: Record<string, unknown>) {
   const configFile = join(dir, 'nodegate.json');
   await writeFile(
     configFile,
     JSON.stringify({
       listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
+      dataDir: join(dir, 'gateway-data'),
       devKey: true,
-      networks: [
-        { name: 'bench', family, pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] },
-      ],
+      networks: [],
+      ...config,
     }),
   );
-  const readyFile = join(dir, 'ready.json');
+  const readyFile = join(dir, 'gateway-ready.json');
   const gw = await spawnUntilFile(
     process.execPath,
     [
@@ -35,5 +41,13 @@ export async function startGatewayProcess(dir: string, family: 'eth' | 'starknet
     ],
     readyFile,
   );
-  return { child: gw.child, url: `${gw.value.networks.bench.http}/v3/${gw.value.devKey.key}` as string };
+  return { child: gw.child, ready: gw.value as GatewayReady };
+}
+
+/** A gateway with one network named `bench` over `upstreamHttp`; resolves with its JSON-RPC URL too. */
+export async function startBenchNetwork(dir: string, family: 'eth' | 'starknet', upstreamHttp: string) {
+  const { child, ready } = await startGatewayProcess(dir, {
+    networks: [{ name: 'bench', family, pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] }],
+  });
+  return { child, url: `${ready.networks.bench!.http}/v3/${ready.devKey.key}` };
 }

@@ -1,8 +1,7 @@
-/** CORS headers on every IPFS answer: any origin, and the Kubo streaming headers exposed. */
-export const IPFS_CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'X-Stream-Output, X-Chunked-Output, X-Content-Length, X-Stream-Error',
-} as const;
+import { CORS_HEADERS } from '../http/cors.js';
+
+/** CORS headers on every IPFS answer: the gateway's own (any origin, Kubo streaming headers exposed). */
+export const IPFS_CORS_HEADERS = CORS_HEADERS;
 
 /** The answer to a CORS preflight (OPTIONS). */
 export const IPFS_PREFLIGHT_HEADERS = {

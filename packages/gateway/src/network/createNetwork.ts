@@ -37,7 +37,10 @@ export function createNetwork(settings: NetworkSettings, family: FamilyHandler, 
     family,
     upstreams,
     async forward(method, params, policy, raw = false) {
-      const ordered = upstreams.length === 1 ? upstreams : [...upstreams].sort((a, b) => rank(a) - rank(b));
+      // Healthy upstreams first, in configured order; sorting only when one is unhealthy.
+      const ordered = upstreams.every((u) => u.isHealthy())
+        ? upstreams
+        : [...upstreams].sort((a, b) => rank(a) - rank(b));
       let last: UpstreamTransportError | UpstreamRpcError | undefined;
       for (const upstream of ordered) {
         let answer: Awaited<ReturnType<HttpUpstream['call']>>;
@@ -94,5 +97,5 @@ export function createNetwork(settings: NetworkSettings, family: FamilyHandler, 
 }
 
 function rank(u: HttpUpstream): number {
-  return u.health().healthy ? 0 : 1;
+  return u.isHealthy() ? 0 : 1;
 }

@@ -2,7 +2,7 @@ import { toWireError } from '../errors/toWireError.js';
 import type { CallContext } from '../families/FamilyHandler.js';
 import { isItemError, parseRpcPayload } from '../jsonrpc/parseRpcPayload.js';
 import { serializeResponse } from '../jsonrpc/RawJson.js';
-import type { RpcResponse } from '../jsonrpc/types.js';
+import type { RpcRequest, RpcResponse } from '../jsonrpc/types.js';
 import type { Network } from '../network/createNetwork.js';
 import { handleRpcRequest } from './handleRpcRequest.js';
 
@@ -12,9 +12,12 @@ export interface RpcReply {
   body: string | undefined;
 }
 
+/** Answers one valid request (the pipeline by default; WebSocket adds subscriptions). */
+export type AnswerRequest = (request: RpcRequest) => Promise<RpcResponse | undefined>;
+
 /**
- * A whole JSON-RPC body (single or batch) through the pipeline. Batch items run
- * concurrently and are answered in request order; notifications get no entry.
+ * A whole JSON-RPC body (single or batch) through the pipeline, for HTTP and WebSocket alike.
+ * Batch items run concurrently and are answered in request order; notifications get no entry.
  *
  * @example
  * await handleRpcBody(network, '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', { transport: 'http', dev: true }, 100)
@@ -24,6 +27,7 @@ export async function handleRpcBody(
   body: string,
   ctx: CallContext,
   maxBatch: number,
+  answerRequest: AnswerRequest = (request) => handleRpcRequest(network, request, ctx),
 ): Promise<RpcReply> {
   let payload: ReturnType<typeof parseRpcPayload>;
   try {
@@ -33,19 +37,18 @@ export async function handleRpcBody(
     return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: null, error }) };
   }
   if (payload.kind === 'single') {
-    const response = await answer(network, payload.item, ctx);
+    const response = await answer(payload.item, answerRequest);
     return { status: 200, body: response === undefined ? undefined : serializeResponse(response) };
   }
-  const responses = await Promise.all(payload.items.map((item) => answer(network, item, ctx)));
+  const responses = await Promise.all(payload.items.map((item) => answer(item, answerRequest)));
   const present = responses.filter((r): r is RpcResponse => r !== undefined);
   return { status: 200, body: present.length === 0 ? undefined : `[${present.map(serializeResponse).join(',')}]` };
 }
 
 function answer(
-  network: Network,
   item: Parameters<typeof isItemError>[0],
-  ctx: CallContext,
+  answerRequest: AnswerRequest,
 ): Promise<RpcResponse | undefined> | RpcResponse {
   if (isItemError(item)) return { jsonrpc: '2.0', id: item.id, error: toWireError(item.invalid).error };
-  return handleRpcRequest(network, item, ctx);
+  return answerRequest(item);
 }

@@ -43,6 +43,8 @@ export interface HttpUpstream {
     raw?: boolean,
   ): Promise<UpstreamAnswer>;
   health(): UpstreamHealth;
+  /** False after three consecutive transport failures, until a call succeeds (allocation-free). */
+  isHealthy(): boolean;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,8 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
   let consecutiveFailures = 0;
   let lastFailure: string | undefined;
   let lastLatencyMs: number | undefined;
+
+  const isHealthy = () => consecutiveFailures < FAILURES_BEFORE_UNHEALTHY;
 
   function fail(err: UpstreamTransportError): never {
     consecutiveFailures += 1;
@@ -130,10 +134,11 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       lastLatencyMs = Math.round((performance.now() - started) * 100) / 100;
       return answer as UpstreamAnswer;
     },
+    isHealthy,
     health() {
       const h: UpstreamHealth = {
         name: config.name,
-        healthy: consecutiveFailures < FAILURES_BEFORE_UNHEALTHY,
+        healthy: isHealthy(),
         consecutiveFailures,
       };
       if (lastFailure !== undefined) h.lastFailure = lastFailure;

@@ -79,6 +79,9 @@ const transferFrom = (ctx: CallContext, cd: readonly bigint[]) => {
   return [1n];
 };
 
+/** OZ ERC20s answer both snake_case and camelCase names: the entry, then its camelCase twin. */
+const withCamelAlias = (entry: NativeFunction, camel: string): NativeFunction[] => [entry, { ...entry, name: camel }];
+
 const functions: NativeFunction[] = [
   {
     name: 'name',
@@ -101,10 +104,14 @@ const functions: NativeFunction[] = [
     mutability: 'view',
     run: (ctx) => [ctx.readStorage(storageVar('ERC20_decimals'))],
   },
-  { name: 'total_supply', inputs: [], outputs: [U256], mutability: 'view', run: totalSupply },
-  { name: 'totalSupply', inputs: [], outputs: [U256], mutability: 'view', run: totalSupply },
-  { name: 'balance_of', inputs: [['account', A]], outputs: [U256], mutability: 'view', run: balanceOf },
-  { name: 'balanceOf', inputs: [['account', A]], outputs: [U256], mutability: 'view', run: balanceOf },
+  ...withCamelAlias(
+    { name: 'total_supply', inputs: [], outputs: [U256], mutability: 'view', run: totalSupply },
+    'totalSupply',
+  ),
+  ...withCamelAlias(
+    { name: 'balance_of', inputs: [['account', A]], outputs: [U256], mutability: 'view', run: balanceOf },
+    'balanceOf',
+  ),
   {
     name: 'allowance',
     inputs: [
@@ -133,28 +140,20 @@ const functions: NativeFunction[] = [
       return [1n];
     },
   },
-  {
-    name: 'transfer_from',
-    inputs: [
-      ['sender', A],
-      ['recipient', A],
-      ['amount', U256],
-    ],
-    outputs: [BOOL],
-    mutability: 'external',
-    run: transferFrom,
-  },
-  {
-    name: 'transferFrom',
-    inputs: [
-      ['sender', A],
-      ['recipient', A],
-      ['amount', U256],
-    ],
-    outputs: [BOOL],
-    mutability: 'external',
-    run: transferFrom,
-  },
+  ...withCamelAlias(
+    {
+      name: 'transfer_from',
+      inputs: [
+        ['sender', A],
+        ['recipient', A],
+        ['amount', U256],
+      ],
+      outputs: [BOOL],
+      mutability: 'external',
+      run: transferFrom,
+    },
+    'transferFrom',
+  ),
   {
     name: 'approve',
     inputs: [

@@ -27,6 +27,29 @@ const hexBounds = (b: Record<string, { max_amount: bigint; max_price_per_unit: b
     ]),
   );
 
+/** The fee fields every v3 transaction carries (no paymaster, L1 data availability). */
+function v3Fields(b: Record<string, { max_amount: bigint; max_price_per_unit: bigint }>, tip = 0n) {
+  return {
+    resource_bounds: hexBounds(b),
+    tip: num.toHex(tip),
+    paymaster_data: [],
+    nonce_data_availability_mode: 'L1',
+    fee_data_availability_mode: 'L1',
+  };
+}
+
+/** The fee hash of a v3 transaction with only l1_gas and l2_gas bounds (tip 0), as the protocol hashed it. */
+function twoBoundsFeeHash(b: {
+  l1_gas: { max_amount: bigint; max_price_per_unit: bigint };
+  l2_gas: { max_amount: bigint; max_price_per_unit: bigint };
+}) {
+  return hash.computePoseidonHashOnElements([
+    0n,
+    v3hash.encodeResourceBoundsL1(b as any),
+    v3hash.encodeResourceBoundsL2(b as any),
+  ]);
+}
+
 /** A signed v3 INVOKE with three resource bounds, hashed by starknet.js. */
 export function invokeV3(
   sender: string,
@@ -59,12 +82,8 @@ export function invokeV3(
       version,
       signature: sign(h, privateKey),
       nonce: num.toHex(nonce),
-      resource_bounds: hexBounds(b),
-      tip: num.toHex(opts.tip ?? 0n),
-      paymaster_data: [],
+      ...v3Fields(b, opts.tip ?? 0n),
       account_deployment_data: [],
-      nonce_data_availability_mode: 'L1',
-      fee_data_availability_mode: 'L1',
     },
   };
 }
@@ -80,11 +99,7 @@ export function invokeV3TwoBounds(
     l2_gas: { max_amount: bigint; max_price_per_unit: bigint };
   },
 ) {
-  const feeHash = hash.computePoseidonHashOnElements([
-    0n,
-    v3hash.encodeResourceBoundsL1(b as any),
-    v3hash.encodeResourceBoundsL2(b as any),
-  ]);
+  const feeHash = twoBoundsFeeHash(b);
   const h = hash.computePoseidonHashOnElements([
     '0x696e766f6b65', // 'invoke'
     3n,
@@ -106,12 +121,8 @@ export function invokeV3TwoBounds(
       version: '0x3',
       signature: sign(h, privateKey),
       nonce: num.toHex(nonce),
-      resource_bounds: hexBounds(b),
-      tip: '0x0',
-      paymaster_data: [],
+      ...v3Fields(b),
       account_deployment_data: [],
-      nonce_data_availability_mode: 'L1',
-      fee_data_availability_mode: 'L1',
     },
   };
 }
@@ -189,11 +200,7 @@ export function deployAccountV3(
       contract_address_salt: salt,
       constructor_calldata: ctor,
       class_hash: classHash,
-      resource_bounds: hexBounds(b),
-      tip: '0x0',
-      paymaster_data: [],
-      nonce_data_availability_mode: 'L1',
-      fee_data_availability_mode: 'L1',
+      ...v3Fields(b),
     },
   };
 }
@@ -273,12 +280,8 @@ export function declareV3(sender: string, tag: string, nonce: bigint, privateKey
       signature: sign(h, privateKey),
       nonce: num.toHex(nonce),
       contract_class: { ...contract, abi: hash.formatSpaces(JSON.stringify(contract.abi)) },
-      resource_bounds: hexBounds(b),
-      tip: '0x0',
-      paymaster_data: [],
+      ...v3Fields(b),
       account_deployment_data: [],
-      nonce_data_availability_mode: 'L1',
-      fee_data_availability_mode: 'L1',
     },
   };
 }
@@ -308,11 +311,7 @@ export function deployAccountV3TwoBounds(
   },
 ) {
   const address = hash.calculateContractAddressFromHash(salt, classHash, ctor, 0);
-  const feeHash = hash.computePoseidonHashOnElements([
-    0n,
-    v3hash.encodeResourceBoundsL1(b as any),
-    v3hash.encodeResourceBoundsL2(b as any),
-  ]);
+  const feeHash = twoBoundsFeeHash(b);
   const h = hash.computePoseidonHashOnElements([
     '0x6465706c6f795f6163636f756e74', // 'deploy_account'
     3n,
@@ -337,11 +336,7 @@ export function deployAccountV3TwoBounds(
       contract_address_salt: salt,
       constructor_calldata: ctor,
       class_hash: classHash,
-      resource_bounds: hexBounds(b),
-      tip: '0x0',
-      paymaster_data: [],
-      nonce_data_availability_mode: 'L1',
-      fee_data_availability_mode: 'L1',
+      ...v3Fields(b),
     },
   };
 }

@@ -5,11 +5,10 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { GatewayError, UpstreamRpcError } from '../../errors/GatewayError.js';
 import { toWireError } from '../../errors/toWireError.js';
 import type { KeyAuthenticator } from '../../keys/createKeyAuthenticator.js';
-import { isItemError, parseRpcPayload } from '../../jsonrpc/parseRpcPayload.js';
-import { serializeResponse } from '../../jsonrpc/RawJson.js';
 import type { RpcRequest, RpcResponse } from '../../jsonrpc/types.js';
 import type { Network } from '../../network/createNetwork.js';
 import type { Resolved } from '../../network/createNetworkResolver.js';
+import { handleRpcBody } from '../../rpc/handleRpcBody.js';
 import { handleRpcRequest } from '../../rpc/handleRpcRequest.js';
 import { unauthorized } from '../unauthorized.js';
 import { CORS_HEADERS } from '../cors.js';
@@ -72,14 +71,15 @@ function reject(socket: Duplex, err: GatewayError) {
 function serveConnection(ws: WebSocket, network: Network, maxBatch: number) {
   let bridge: SubscriptionBridge | undefined;
   const ctx = { transport: 'ws' as const, dev: network.settings.dev };
-  const send = (value: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(typeof value === 'string' ? value : JSON.stringify(value));
+  const send = (text: string) => {
+    if (ws.readyState === ws.OPEN) ws.send(text);
   };
 
+  /** eth_subscribe / eth_unsubscribe go to the upstream's WebSocket through the bridge. */
   async function subscription(req: RpcRequest): Promise<RpcResponse | undefined> {
+    let response: RpcResponse;
     try {
       const call = network.family.prepare(req, ctx);
-      if (call.policy.kind !== 'subscription') return handleRpcRequest(network, req, ctx);
       if (!bridge) {
         const url = network.wsUpstreamUrl();
         if (!url) throw new GatewayError('METHOD_NOT_FOUND', 'subscriptions are not available on this network');
@@ -89,38 +89,23 @@ function serveConnection(ws: WebSocket, network: Network, maxBatch: number) {
         const rpc = (err as { rpc?: { code: number; message: string; data?: unknown } }).rpc;
         throw rpc ? new UpstreamRpcError(rpc.code, rpc.message, rpc.data) : err;
       });
-      return req.id === undefined
-        ? undefined
-        : { jsonrpc: '2.0', id: req.id, result: call.finish ? call.finish(result) : result };
+      response = { jsonrpc: '2.0', id: req.id ?? null, result: call.finish ? call.finish(result) : result };
     } catch (err) {
-      return req.id === undefined ? undefined : { jsonrpc: '2.0', id: req.id, error: toWireError(err).error };
+      response = { jsonrpc: '2.0', id: req.id ?? null, error: toWireError(err).error };
     }
+    return req.id === undefined ? undefined : response;
   }
 
-  const answer = (item: RpcRequest | { invalid: GatewayError; id: RpcResponse['id'] }) => {
-    if (isItemError(item))
-      return { jsonrpc: '2.0', id: item.id, error: toWireError(item.invalid).error } as RpcResponse;
-    return item.method === 'eth_subscribe' || item.method === 'eth_unsubscribe'
-      ? subscription(item)
-      : handleRpcRequest(network, item, ctx);
-  };
+  const answerRequest = (req: RpcRequest) =>
+    req.method === 'eth_subscribe' || req.method === 'eth_unsubscribe'
+      ? subscription(req)
+      : handleRpcRequest(network, req, ctx);
 
   ws.on('message', (data, isBinary) => {
-    void (async () => {
-      let payload: ReturnType<typeof parseRpcPayload>;
-      try {
-        payload = parseRpcPayload(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString(), maxBatch);
-      } catch (err) {
-        return send({ jsonrpc: '2.0', id: null, error: toWireError(err).error });
-      }
-      if (payload.kind === 'single') {
-        const r = await answer(payload.item);
-        if (r) send(serializeResponse(r));
-        return;
-      }
-      const all = (await Promise.all(payload.items.map(answer))).filter((r) => r !== undefined);
-      if (all.length > 0) send(`[${all.map((r) => serializeResponse(r!)).join(',')}]`);
-    })();
+    const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+    void handleRpcBody(network, text, ctx, maxBatch, answerRequest).then((reply) => {
+      if (reply.body !== undefined) send(reply.body);
+    });
   });
   ws.on('close', () => bridge?.close());
   ws.on('error', () => bridge?.close());
