@@ -1,3 +1,5 @@
+import type { Plan } from '../plans/Plan.js';
+
 /** The JSON-RPC families a network can belong to. */
 export type NetworkFamily = 'eth' | 'starknet';
 
@@ -49,6 +51,39 @@ export interface IpfsSettings {
 
 export type DatabaseSettings = { readonly kind: 'embedded' } | { readonly kind: 'postgres'; readonly url: string };
 
+/** Redis, shared by every gateway instance: limits, and key-change notices (pub/sub). */
+export interface RedisSettings {
+  readonly url: string;
+  /** Prefix of every key and channel nodegate uses (several deployments can share a Redis). */
+  readonly prefix: string;
+}
+
+/** Limits that protect the gateway and its tenants from each other. */
+export interface LimitSettings {
+  readonly maxBodyBytes: number;
+  readonly maxBatch: number;
+  /** Upstream requests one key may have in flight in one gateway process; more wait in line. */
+  readonly maxConcurrentPerKey: number;
+  /** Requests of one key that may wait for a slot; beyond it 429. */
+  readonly maxQueuedPerKey: number;
+  /** Time a JSON-RPC request may take end to end (its deadline). */
+  readonly requestTimeoutMs: number;
+  /** Time a client has to send the request headers. */
+  readonly headersTimeoutMs: number;
+  /** Time a client has to send a JSON-RPC body (IPFS uploads use an idle timeout instead). */
+  readonly bodyTimeoutMs: number;
+  /** Idle connections are closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  readonly ws: {
+    /** Open WebSocket connections per key per gateway process (429 on upgrade beyond it). */
+    readonly maxConnectionsPerKey: number;
+    /** Requests one connection may have unanswered; beyond it the connection is closed (1008). */
+    readonly maxInFlightPerConnection: number;
+    /** Bytes queued for a client that does not read; beyond it the connection is closed (1008). */
+    readonly maxSendBufferBytes: number;
+  };
+}
+
 /** The whole gateway configuration, validated once at startup and frozen. */
 export interface GatewayConfig {
   readonly listen: { readonly host: string; readonly port: number };
@@ -56,10 +91,11 @@ export interface GatewayConfig {
   readonly publicUrl?: string | undefined;
   readonly dataDir: string;
   readonly database: DatabaseSettings;
-  readonly limits: {
-    readonly maxBodyBytes: number;
-    readonly maxBatch: number;
-  };
+  readonly limits: LimitSettings;
+  /** Plans by name (the defaults of `src/plans/Plan.ts`, overridden and extended by `plans:`). */
+  readonly plans: Readonly<Record<string, Plan>>;
+  /** When set, limits live in Redis and key changes reach every instance through it. */
+  readonly redis?: RedisSettings | undefined;
   readonly networks: readonly NetworkSettings[];
   readonly ipfs?: IpfsSettings | undefined;
   /** Create (once) and print a development API key. On for the embedded default. */

@@ -5,10 +5,13 @@ import type {
   EmbeddedBackend,
   GatewayConfig,
   IpfsSettings,
+  LimitSettings,
   NetworkFamily,
   NetworkSettings,
+  RedisSettings,
   UpstreamSettings,
 } from './types.js';
+import { DEFAULT_PLAN_NAME, DEFAULT_PLANS, type Plan } from '../plans/Plan.js';
 
 const FAMILIES: readonly NetworkFamily[] = ['eth', 'starknet'];
 const EMBEDDED: readonly EmbeddedBackend[] = ['anvil', 'starknet-devchain', 'ipfs-node'];
@@ -23,17 +26,25 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
  */
 export function validateConfig(raw: unknown, defaults: { dataDir: string } = { dataDir: '.nodegate' }): GatewayConfig {
   const root = obj(raw, '(config)');
-  allowOnly(root, '(config)', ['listen', 'publicUrl', 'dataDir', 'database', 'limits', 'networks', 'ipfs', 'devKey']);
+  allowOnly(root, '(config)', [
+    'listen',
+    'publicUrl',
+    'dataDir',
+    'database',
+    'limits',
+    'networks',
+    'ipfs',
+    'devKey',
+    'plans',
+    'redis',
+  ]);
   const listen = parseListen(root.listen ?? '127.0.0.1:8550', 'listen');
   const publicUrl = root.publicUrl === undefined ? undefined : httpUrl(root.publicUrl, 'publicUrl');
   const dataDir = root.dataDir === undefined ? defaults.dataDir : str(root.dataDir, 'dataDir');
   const database = parseDatabase(root.database, 'database');
-  const limitsRaw = root.limits === undefined ? {} : obj(root.limits, 'limits');
-  allowOnly(limitsRaw, 'limits', ['maxBodyBytes', 'maxBatch']);
-  const limits = {
-    maxBodyBytes: int(limitsRaw.maxBodyBytes ?? 5 * 1024 * 1024, 'limits.maxBodyBytes', 1024, 1024 ** 3),
-    maxBatch: int(limitsRaw.maxBatch ?? 100, 'limits.maxBatch', 1, 10_000),
-  };
+  const limits = parseLimits(root.limits, 'limits');
+  const plans = parsePlans(root.plans, 'plans');
+  const redis = root.redis === undefined ? undefined : parseRedis(root.redis, 'redis');
   if (!Array.isArray(root.networks)) throw new ConfigError('networks', 'must be a list of networks');
   const networks = root.networks.map((n, i) => parseNetwork(n, `networks[${i}]`));
   const seenNames = new Set<string>();
@@ -62,8 +73,88 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
   });
   if (networks.length === 0 && ipfs === undefined) throw new ConfigError('networks', 'configure at least one network');
   const devKey = root.devKey === undefined ? false : bool(root.devKey, 'devKey');
-  const config: GatewayConfig = { listen, publicUrl, dataDir, database, limits, networks, ipfs, devKey };
+  const config: GatewayConfig = { listen, publicUrl, dataDir, database, limits, plans, redis, networks, ipfs, devKey };
   return deepFreeze(config);
+}
+
+function parseLimits(raw: unknown, at: string): LimitSettings {
+  const l = raw === undefined ? {} : obj(raw, at);
+  allowOnly(l, at, [
+    'maxBodyBytes',
+    'maxBatch',
+    'maxConcurrentPerKey',
+    'maxQueuedPerKey',
+    'requestTimeoutMs',
+    'headersTimeoutMs',
+    'bodyTimeoutMs',
+    'keepAliveTimeoutMs',
+    'ws',
+  ]);
+  const w = l.ws === undefined ? {} : obj(l.ws, `${at}.ws`);
+  allowOnly(w, `${at}.ws`, ['maxConnectionsPerKey', 'maxInFlightPerConnection', 'maxSendBufferBytes']);
+  return {
+    maxBodyBytes: int(l.maxBodyBytes ?? 5 * 1024 * 1024, `${at}.maxBodyBytes`, 1024, 1024 ** 3),
+    maxBatch: int(l.maxBatch ?? 100, `${at}.maxBatch`, 1, 10_000),
+    maxConcurrentPerKey: int(l.maxConcurrentPerKey ?? 32, `${at}.maxConcurrentPerKey`, 1, 100_000),
+    maxQueuedPerKey: int(l.maxQueuedPerKey ?? 1_000, `${at}.maxQueuedPerKey`, 0, 1_000_000),
+    requestTimeoutMs: int(l.requestTimeoutMs ?? 60_000, `${at}.requestTimeoutMs`, 100, 3_600_000),
+    headersTimeoutMs: int(l.headersTimeoutMs ?? 10_000, `${at}.headersTimeoutMs`, 100, 600_000),
+    bodyTimeoutMs: int(l.bodyTimeoutMs ?? 10_000, `${at}.bodyTimeoutMs`, 100, 600_000),
+    keepAliveTimeoutMs: int(l.keepAliveTimeoutMs ?? 65_000, `${at}.keepAliveTimeoutMs`, 100, 3_600_000),
+    ws: {
+      maxConnectionsPerKey: int(w.maxConnectionsPerKey ?? 100, `${at}.ws.maxConnectionsPerKey`, 1, 1_000_000),
+      maxInFlightPerConnection: int(
+        w.maxInFlightPerConnection ?? 256,
+        `${at}.ws.maxInFlightPerConnection`,
+        1,
+        1_000_000,
+      ),
+      maxSendBufferBytes: int(
+        w.maxSendBufferBytes ?? 16 * 1024 * 1024,
+        `${at}.ws.maxSendBufferBytes`,
+        64 * 1024,
+        1024 ** 3,
+      ),
+    },
+  };
+}
+
+function parsePlans(raw: unknown, at: string): Record<string, Plan> {
+  const plans: Record<string, Plan> = {};
+  for (const [name, p] of Object.entries(DEFAULT_PLANS)) plans[name] = { name, ...p };
+  if (raw === undefined) return plans;
+  for (const [name, value] of Object.entries(obj(raw, at))) {
+    const here = `${at}.${name}`;
+    if (!NAME.test(name)) throw new ConfigError(here, 'plan names use lowercase letters, digits and dashes');
+    const p = obj(value, here);
+    allowOnly(p, here, ['creditsPerSecond', 'creditsPerDay', 'failoverProtection', 'maxKeys']);
+    const base = plans[name];
+    const need = (field: string) => {
+      if (base === undefined && p[field] === undefined) throw new ConfigError(`${here}.${field}`, 'required for a new plan');
+    };
+    for (const f of ['creditsPerSecond', 'creditsPerDay']) need(f);
+    plans[name] = {
+      name,
+      creditsPerSecond: int(p.creditsPerSecond ?? base?.creditsPerSecond, `${here}.creditsPerSecond`, 1, 1e12),
+      creditsPerDay: int(p.creditsPerDay ?? base?.creditsPerDay, `${here}.creditsPerDay`, 1, 1e15),
+      failoverProtection:
+        p.failoverProtection === undefined
+          ? (base?.failoverProtection ?? false)
+          : bool(p.failoverProtection, `${here}.failoverProtection`),
+      maxKeys: int(p.maxKeys ?? base?.maxKeys ?? 25, `${here}.maxKeys`, 1, 1_000_000),
+    };
+  }
+  if (plans[DEFAULT_PLAN_NAME] === undefined) throw new ConfigError(at, `the plan "${DEFAULT_PLAN_NAME}" must exist`);
+  return plans;
+}
+
+function parseRedis(raw: unknown, at: string): RedisSettings {
+  const r = typeof raw === 'string' ? { url: raw } : obj(raw, at);
+  allowOnly(r, at, ['url', 'prefix']);
+  const url = str(r.url, `${at}.url`);
+  if (!/^rediss?:\/\//.test(url)) throw new ConfigError(`${at}.url`, 'must be a redis:// or rediss:// URL');
+  const prefix = r.prefix === undefined ? 'nodegate:' : str(r.prefix, `${at}.prefix`);
+  return { url, prefix };
 }
 
 function parseNetwork(raw: unknown, at: string): NetworkSettings {

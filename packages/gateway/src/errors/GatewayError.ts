@@ -15,14 +15,21 @@ export class GatewayError extends Error {
   readonly code: number;
   readonly httpStatus: number;
   readonly data: unknown;
+  /** For limits: how long the client should wait (the Retry-After header). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(kind: ErrorKind, message: string, options: { data?: unknown; cause?: unknown } = {}) {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options: { data?: unknown; cause?: unknown; retryAfterSeconds?: number; httpStatus?: number } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const spec = ERROR_KINDS[kind];
     this.kind = kind;
     this.code = spec.code;
-    this.httpStatus = spec.httpStatus;
+    this.httpStatus = options.httpStatus ?? spec.httpStatus;
     this.data = options.data;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
@@ -49,7 +56,10 @@ export const ERROR_KINDS = {
   METHOD_NOT_ALLOWED: { code: -32600, httpStatus: 405 },
   UNSUPPORTED_MEDIA_TYPE: { code: -32600, httpStatus: 415 },
   PAYLOAD_TOO_LARGE: { code: -32600, httpStatus: 413 },
+  /** Over the key's per-second rate or daily credits, or too many requests waiting. */
   RATE_LIMITED: { code: -32005, httpStatus: 429 },
+  /** The client took too long to send its request. */
+  REQUEST_TIMEOUT: { code: -32600, httpStatus: 408 },
 } as const satisfies Record<string, { code: number; httpStatus: number }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;

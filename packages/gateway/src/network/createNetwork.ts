@@ -11,10 +11,17 @@ export interface Network {
   readonly family: FamilyHandler;
   readonly upstreams: readonly HttpUpstream[];
   /**
-   * Sends one call to the first healthy upstream, failing over on transport errors.
-   * With `raw`, a plain result may come back as RawJson text.
+   * Sends one call to the first healthy upstream, failing over on transport errors, and says
+   * which upstream answered. With `raw`, a plain result may come back as RawJson text. When
+   * `signal` aborts (the client went away), the upstream request is abandoned.
    */
-  forward(method: string, params: unknown, policy: MethodTraits, raw?: boolean): Promise<unknown>;
+  forward(
+    method: string,
+    params: unknown,
+    policy: MethodTraits,
+    raw?: boolean,
+    signal?: AbortSignal,
+  ): Promise<{ result: unknown; upstream: string }>;
   /** WebSocket URL of the first upstream that has one (for subscriptions). */
   wsUpstreamUrl(): string | undefined;
   /** Active probe of every upstream, for /health. */
@@ -36,7 +43,7 @@ export function createNetwork(settings: NetworkSettings, family: FamilyHandler, 
     settings,
     family,
     upstreams,
-    async forward(method, params, policy, raw = false) {
+    async forward(method, params, policy, raw = false, signal) {
       // Healthy upstreams first, in configured order; sorting only when one is unhealthy.
       const ordered = upstreams.every((u) => u.isHealthy())
         ? upstreams
@@ -45,7 +52,7 @@ export function createNetwork(settings: NetworkSettings, family: FamilyHandler, 
       for (const upstream of ordered) {
         let answer: Awaited<ReturnType<HttpUpstream['call']>>;
         try {
-          answer = await upstream.call({ jsonrpc: '2.0', id: nextId++, method, params }, raw);
+          answer = await upstream.call({ jsonrpc: '2.0', id: nextId++, method, params }, raw, signal);
         } catch (err) {
           if (!(err instanceof UpstreamTransportError)) throw err;
           last = err;
@@ -63,9 +70,9 @@ export function createNetwork(settings: NetworkSettings, family: FamilyHandler, 
             last = rpcError;
             continue;
           }
-          throw rpcError;
+          throw Object.assign(rpcError, { upstream: upstream.name });
         }
-        return answer.result;
+        return { result: answer.result, upstream: upstream.name };
       }
       if (last instanceof UpstreamRpcError) throw last;
       const reason = last?.message ?? 'no upstream configured';

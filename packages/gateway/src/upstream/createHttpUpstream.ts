@@ -1,4 +1,6 @@
 import { Pool } from 'undici';
+import { GatewayError } from '../errors/GatewayError.js';
+import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { RawJson } from '../jsonrpc/RawJson.js';
 import { UpstreamTransportError } from './UpstreamTransportError.js';
 
@@ -41,6 +43,7 @@ export interface HttpUpstream {
   call(
     request: { jsonrpc: '2.0'; id: number; method: string; params: unknown },
     raw?: boolean,
+    signal?: AbortSignal,
   ): Promise<UpstreamAnswer>;
   health(): UpstreamHealth;
   /** False after three consecutive transport failures, until a call succeeds (allocation-free). */
@@ -87,15 +90,25 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
   return {
     name: config.name,
     wsUrl: config.ws,
-    async call(request, raw = false) {
+    async call(request, raw = false, signal) {
       const started = performance.now();
+      // Serialised before anything is sent: a body the gateway cannot serialise is the
+      // request's fault, never the upstream's (its health is not touched).
+      let body: string;
+      try {
+        body = JSON.stringify(request);
+      } catch (cause) {
+        throw new GatewayError('INVALID_REQUEST', 'invalid request: the params cannot be serialised', { cause });
+      }
       let status: number;
       let text: string;
       try {
-        const res = await pool.request({ path, method: 'POST', headers, body: JSON.stringify(request) });
+        const res = await pool.request({ path, method: 'POST', headers, body, ...(signal ? { signal } : {}) });
         status = res.statusCode;
         text = await res.body.text();
       } catch (err) {
+        // the client went away: not the upstream's failure
+        if (signal?.aborted) throw new ClientGoneError();
         return fail(classify(err, config.timeoutMs));
       }
       if (status !== 200) {
