@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, expect, it } from 'vitest';
+import { openPostgresUsageStore } from './openPostgresUsageStore.js';
+import { usageStoreContract } from './usageStoreContract.js';
+
+// The PostgreSQL server CI starts (scripts/services.sh); each store gets its own schema.
+const URL = process.env.NODEGATE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schemas: string[] = [];
+const freshSchema = () => {
+  const schema = `usage_test_${randomBytes(6).toString('hex')}`;
+  schemas.push(schema);
+  return schema;
+};
+
+afterAll(async () => {
+  const client = new pg.Client({ connectionString: URL });
+  await client.connect();
+  for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
+  await client.end();
+});
+
+usageStoreContract('PostgreSQL', () => openPostgresUsageStore(URL, { schema: freshSchema() }));
+
+it('opening the same schema twice at once is fine (two gateways starting)', async () => {
+  const schema = freshSchema();
+  const stores = await Promise.all([0, 1, 2].map(() => openPostgresUsageStore(URL, { schema })));
+  await Promise.all(stores.map((s) => s.close()));
+});
+
+it('rejects an invalid schema name', async () => {
+  await expect(openPostgresUsageStore(URL, { schema: 'x; DROP TABLE y' })).rejects.toThrow(/invalid schema/);
+});

@@ -1,0 +1,166 @@
+/**
+ * Usage tables, shared by the embedded (PGlite) and PostgreSQL stores. Idempotent.
+ *
+ * - `usage_minute`: per (minute, key, network, method) sums; `usage_hour` holds the same sums
+ *   per hour, so that long ranges read 60 times fewer rows. Both are written by one statement.
+ * - `usage_errors_minute` / `usage_errors_hour`: failed answers per (key, network, status, error code).
+ * - `usage_recent`: the request explorer's log, trimmed to the newest N per key on every write.
+ *
+ * Times are `timestamptz` binned from the Unix epoch (UTC), whatever the session's time zone.
+ *
+ * @example
+ * await db.exec(USAGE_SCHEMA);
+ */
+export const USAGE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS usage_minute (
+  minute          timestamptz NOT NULL,
+  key             text NOT NULL,
+  network         text NOT NULL,
+  method          text NOT NULL,
+  account_id      text NOT NULL,
+  requests        bigint NOT NULL,
+  credits         bigint NOT NULL,
+  errors          bigint NOT NULL,
+  latency_ms_sum  double precision NOT NULL,
+  latency_ms_max  double precision NOT NULL,
+  bytes_in        bigint NOT NULL,
+  bytes_out       bigint NOT NULL,
+  PRIMARY KEY (key, minute, network, method)
+);
+CREATE INDEX IF NOT EXISTS usage_minute_account ON usage_minute (account_id, minute);
+CREATE INDEX IF NOT EXISTS usage_minute_minute ON usage_minute (minute);
+CREATE TABLE IF NOT EXISTS usage_hour (
+  hour            timestamptz NOT NULL,
+  key             text NOT NULL,
+  network         text NOT NULL,
+  method          text NOT NULL,
+  account_id      text NOT NULL,
+  requests        bigint NOT NULL,
+  credits         bigint NOT NULL,
+  errors          bigint NOT NULL,
+  latency_ms_sum  double precision NOT NULL,
+  latency_ms_max  double precision NOT NULL,
+  bytes_in        bigint NOT NULL,
+  bytes_out       bigint NOT NULL,
+  PRIMARY KEY (key, hour, network, method)
+);
+CREATE INDEX IF NOT EXISTS usage_hour_account ON usage_hour (account_id, hour);
+CREATE INDEX IF NOT EXISTS usage_hour_hour ON usage_hour (hour);
+CREATE TABLE IF NOT EXISTS usage_errors_minute (
+  minute      timestamptz NOT NULL,
+  key         text NOT NULL,
+  network     text NOT NULL,
+  status      integer NOT NULL,
+  error_code  integer,
+  account_id  text NOT NULL,
+  count       bigint NOT NULL,
+  CONSTRAINT usage_errors_minute_unique UNIQUE NULLS NOT DISTINCT (key, minute, network, status, error_code)
+);
+CREATE INDEX IF NOT EXISTS usage_errors_minute_account ON usage_errors_minute (account_id, minute);
+CREATE INDEX IF NOT EXISTS usage_errors_minute_minute ON usage_errors_minute (minute);
+CREATE TABLE IF NOT EXISTS usage_errors_hour (
+  hour        timestamptz NOT NULL,
+  key         text NOT NULL,
+  network     text NOT NULL,
+  status      integer NOT NULL,
+  error_code  integer,
+  account_id  text NOT NULL,
+  count       bigint NOT NULL,
+  CONSTRAINT usage_errors_hour_unique UNIQUE NULLS NOT DISTINCT (key, hour, network, status, error_code)
+);
+CREATE INDEX IF NOT EXISTS usage_errors_hour_account ON usage_errors_hour (account_id, hour);
+CREATE INDEX IF NOT EXISTS usage_errors_hour_hour ON usage_errors_hour (hour);
+CREATE TABLE IF NOT EXISTS usage_recent (
+  id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  key         text NOT NULL,
+  account_id  text NOT NULL,
+  request_id  text NOT NULL,
+  at          timestamptz NOT NULL,
+  network     text NOT NULL,
+  method      text NOT NULL,
+  transport   text NOT NULL,
+  status      integer NOT NULL,
+  error_code  integer,
+  refusal     text,
+  latency_ms  double precision NOT NULL,
+  credits     bigint NOT NULL,
+  bytes_in    bigint NOT NULL,
+  bytes_out   bigint NOT NULL,
+  upstream    text
+);
+CREATE INDEX IF NOT EXISTS usage_recent_key_at ON usage_recent (key, at DESC, id DESC);
+`;
+
+const EPOCH = `timestamptz '1970-01-01 00:00:00+00'`;
+const fromMs = (col: string) => `(${EPOCH} + ${col} * interval '1 millisecond')`;
+
+/** `date_bin` from the Unix epoch, so buckets are UTC whatever the session's time zone. */
+export const bin = (width: string, col: string) => `date_bin(interval '${width}', ${col}, ${EPOCH})`;
+
+const SUMS = `sum(requests), sum(credits), sum(errors), sum(latency_ms_sum), max(latency_ms_max), sum(bytes_in), sum(bytes_out)`;
+const ADD = `requests = t.requests + EXCLUDED.requests, credits = t.credits + EXCLUDED.credits,
+    errors = t.errors + EXCLUDED.errors, latency_ms_sum = t.latency_ms_sum + EXCLUDED.latency_ms_sum,
+    latency_ms_max = greatest(t.latency_ms_max, EXCLUDED.latency_ms_max),
+    bytes_in = t.bytes_in + EXCLUDED.bytes_in, bytes_out = t.bytes_out + EXCLUDED.bytes_out,
+    account_id = EXCLUDED.account_id`;
+const COLS = `requests, credits, errors, latency_ms_sum, latency_ms_max, bytes_in, bytes_out`;
+
+/**
+ * One statement per flush: aggregates upserted (added) into the minute and hour tables, error
+ * counts likewise, requests appended to the log. Rows are sorted so that concurrent writers
+ * lock them in the same order. Parameters: see `writeParams` in createSqlUsageStore.
+ */
+export const WRITE_SQL = `
+WITH a AS (
+  SELECT ${bin('1 minute', fromMs('ms'))} AS minute, key, account_id, network, method, ${COLS}
+  FROM unnest($1::float8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],
+              $8::bigint[], $9::float8[], $10::float8[], $11::bigint[], $12::bigint[])
+    AS u(ms, key, account_id, network, method, ${COLS})
+), am AS (
+  INSERT INTO usage_minute AS t (minute, key, network, method, account_id, ${COLS})
+  SELECT minute, key, network, method, max(account_id), ${SUMS}
+  FROM a GROUP BY key, minute, network, method ORDER BY key, minute, network, method
+  ON CONFLICT (key, minute, network, method) DO UPDATE SET ${ADD}
+), ah AS (
+  INSERT INTO usage_hour AS t (hour, key, network, method, account_id, ${COLS})
+  SELECT ${bin('1 hour', 'minute')} AS h, key, network, method, max(account_id), ${SUMS}
+  FROM a GROUP BY key, h, network, method ORDER BY key, h, network, method
+  ON CONFLICT (key, hour, network, method) DO UPDATE SET ${ADD}
+), e AS (
+  SELECT ${bin('1 minute', fromMs('ms'))} AS minute, key, account_id, network, status, error_code, count
+  FROM unnest($13::float8[], $14::text[], $15::text[], $16::text[], $17::int[], $18::int[], $19::bigint[])
+    AS u(ms, key, account_id, network, status, error_code, count)
+), em AS (
+  INSERT INTO usage_errors_minute AS t (minute, key, network, status, error_code, account_id, count)
+  SELECT minute, key, network, status, error_code, max(account_id), sum(count)
+  FROM e GROUP BY key, minute, network, status, error_code ORDER BY key, minute, network, status, error_code
+  ON CONFLICT (key, minute, network, status, error_code)
+  DO UPDATE SET count = t.count + EXCLUDED.count, account_id = EXCLUDED.account_id
+), eh AS (
+  INSERT INTO usage_errors_hour AS t (hour, key, network, status, error_code, account_id, count)
+  SELECT ${bin('1 hour', 'minute')} AS h, key, network, status, error_code, max(account_id), sum(count)
+  FROM e GROUP BY key, h, network, status, error_code ORDER BY key, h, network, status, error_code
+  ON CONFLICT (key, hour, network, status, error_code)
+  DO UPDATE SET count = t.count + EXCLUDED.count, account_id = EXCLUDED.account_id
+), r AS (
+  INSERT INTO usage_recent (key, account_id, request_id, at, network, method, transport, status, error_code,
+                            refusal, latency_ms, credits, bytes_in, bytes_out, upstream)
+  SELECT key, account_id, request_id, ${fromMs('ms')}, network, method, transport, status, error_code,
+         refusal, latency_ms, credits, bytes_in, bytes_out, upstream
+  FROM unnest($20::text[], $21::text[], $22::text[], $23::float8[], $24::text[], $25::text[], $26::text[],
+              $27::int[], $28::int[], $29::text[], $30::float8[], $31::bigint[], $32::bigint[], $33::bigint[],
+              $34::text[])
+    AS u(key, account_id, request_id, ms, network, method, transport, status, error_code,
+         refusal, latency_ms, credits, bytes_in, bytes_out, upstream)
+  ORDER BY ms
+)
+SELECT 1 AS done`;
+
+/** Keeps the newest `$2` requests of each key in `$1`. */
+export const TRIM_RECENT_SQL = `
+DELETE FROM usage_recent WHERE id IN (
+  SELECT id FROM (
+    SELECT id, row_number() OVER (PARTITION BY key ORDER BY at DESC, id DESC) AS n
+    FROM usage_recent WHERE key = ANY($1::text[])
+  ) ranked WHERE n > $2
+)`;
