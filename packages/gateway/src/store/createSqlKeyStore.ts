@@ -1,3 +1,4 @@
+import { OPEN_SETTINGS } from '../keys/KeySettings.js';
 import type { KeyStore } from './KeyStore.js';
 import { type KeyRow, rowToRecord, SQL } from './sql.js';
 
@@ -6,7 +7,13 @@ export type SqlQuery = <R>(sql: string, params?: unknown[]) => Promise<{ rows: R
 
 /**
  * The KeyStore over any SQL connection speaking PostgreSQL's dialect: the embedded (PGlite)
- * and PostgreSQL stores differ only in how they connect.
+ * and PostgreSQL stores differ only in how they connect. The schema (`SCHEMA` in `sql.ts`)
+ * must already be applied (`openDatabase` does it). Each lookup reads the key and its
+ * account's plan in one query.
+ *
+ * @example
+ * const keys = createSqlKeyStore(query, () => db.close());
+ * const rec = await keys.find(key); // rec.accountPlan is read in the same query
  */
 export function createSqlKeyStore(query: SqlQuery, close: () => Promise<void>): KeyStore {
   const one = async (sql: string, params: unknown[]) => (await query<KeyRow>(sql, params)).rows[0];
@@ -16,14 +23,33 @@ export function createSqlKeyStore(query: SqlQuery, close: () => Promise<void>): 
   };
   return {
     async insert(k) {
-      return rowToRecord((await one(SQL.insert, [k.key, k.secretHash, k.name, k.plan, k.dev]))!);
+      const settings = JSON.stringify({ ...OPEN_SETTINGS, ...k.settings });
+      const row = await one(SQL.insert, [k.key, k.secretHash, k.name, k.accountId, k.plan, k.dev, settings]);
+      if (!row) throw new Error('key insert returned no row');
+      return rowToRecord(row);
     },
     async find(key) {
       const row = await one(SQL.find, [key]);
       return row && rowToRecord(row);
     },
-    async list() {
-      return (await query<KeyRow>(SQL.list)).rows.map(rowToRecord);
+    async list(accountId) {
+      const rows =
+        accountId === undefined
+          ? (await query<KeyRow>(SQL.list)).rows
+          : (await query<KeyRow>(SQL.listByAccount, [accountId])).rows;
+      return rows.map(rowToRecord);
+    },
+    async update(key, patch) {
+      const row = await one(SQL.update, [
+        key,
+        patch.name !== undefined,
+        patch.name ?? null,
+        patch.plan !== undefined,
+        patch.plan ?? null,
+        patch.settings !== undefined,
+        patch.settings === undefined ? null : JSON.stringify({ ...OPEN_SETTINGS, ...patch.settings }),
+      ]);
+      return row && rowToRecord(row);
     },
     async revoke(key) {
       return (await one(SQL.revoke, [key])) !== undefined;

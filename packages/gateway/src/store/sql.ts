@@ -1,7 +1,88 @@
+import { type KeySettings, OPEN_SETTINGS } from '../keys/KeySettings.js';
 import type { ApiKeyRecord } from './KeyStore.js';
 
-/** Schema shared by the embedded (PGlite) and PostgreSQL stores: one SQL dialect. */
-export const KEY_SCHEMA = `
+/** The account every key created before accounts existed (and the operator's keys) belongs to. */
+export const OPERATOR_ACCOUNT_ID = 'operator';
+
+/**
+ * Schema shared by the embedded (PGlite) and PostgreSQL stores: one SQL dialect, applied at
+ * every open and idempotent. It also migrates a data directory from before accounts existed:
+ * `api_keys` gains `account_id` (old keys move to the operator account; their old plan,
+ * `free` or `dev`, stays as their override) and `settings`. One statement list run as one
+ * implicit transaction under an advisory lock, so gateways sharing a PostgreSQL database can
+ * start together.
+ */
+export const SCHEMA = `
+SELECT pg_advisory_xact_lock(8550001);
+CREATE TABLE IF NOT EXISTS accounts (
+  id          text PRIMARY KEY,
+  name        text NOT NULL,
+  plan        text NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now()
+);
+INSERT INTO accounts (id, name, plan) VALUES ('${OPERATOR_ACCOUNT_ID}', 'operator', 'team') ON CONFLICT (id) DO NOTHING;
+CREATE TABLE IF NOT EXISTS users (
+  id             text PRIMARY KEY,
+  email          text NOT NULL UNIQUE CHECK (email = lower(email)),
+  password_hash  text,
+  operator       boolean NOT NULL DEFAULT false,
+  created_at     timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS memberships (
+  account_id  text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  user_id     text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  role        text NOT NULL CHECK (role IN ('owner', 'admin', 'viewer')),
+  created_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (account_id, user_id)
+);
+CREATE INDEX IF NOT EXISTS memberships_user ON memberships (user_id);
+CREATE TABLE IF NOT EXISTS sessions (
+  id_hash     text PRIMARY KEY,
+  user_id     text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  csrf_token  text NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now(),
+  expires_at  timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id);
+CREATE TABLE IF NOT EXISTS sign_in_tokens (
+  token_hash  text PRIMARY KEY,
+  user_id     text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  created_at  timestamptz NOT NULL DEFAULT now(),
+  expires_at  timestamptz NOT NULL,
+  used_at     timestamptz
+);
+CREATE TABLE IF NOT EXISTS admin_tokens (
+  token_hash  text PRIMARY KEY,
+  name        text NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  key          text PRIMARY KEY,
+  secret_hash  text NOT NULL,
+  name         text NOT NULL DEFAULT '',
+  plan         text,
+  dev          boolean NOT NULL DEFAULT false,
+  created_at   timestamptz NOT NULL DEFAULT now(),
+  revoked_at   timestamptz
+);
+ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS account_id text REFERENCES accounts (id);
+ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS settings jsonb NOT NULL DEFAULT '{}'::jsonb;
+ALTER TABLE api_keys ALTER COLUMN plan DROP NOT NULL;
+ALTER TABLE api_keys ALTER COLUMN plan DROP DEFAULT;
+UPDATE api_keys SET account_id = '${OPERATOR_ACCOUNT_ID}' WHERE account_id IS NULL;
+ALTER TABLE api_keys ALTER COLUMN account_id SET NOT NULL;
+CREATE INDEX IF NOT EXISTS api_keys_dev ON api_keys (dev) WHERE dev;
+CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id, created_at);
+CREATE TABLE IF NOT EXISTS key_usage (
+  key     text NOT NULL REFERENCES api_keys (key),
+  metric  text NOT NULL,
+  value   bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (key, metric)
+);
+`;
+
+/** The pre-accounts schema (for migration tests): what data directories from before hold. */
+export const LEGACY_KEY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS api_keys (
   key          text PRIMARY KEY,
   secret_hash  text NOT NULL,
@@ -11,7 +92,6 @@ CREATE TABLE IF NOT EXISTS api_keys (
   created_at   timestamptz NOT NULL DEFAULT now(),
   revoked_at   timestamptz
 );
-CREATE INDEX IF NOT EXISTS api_keys_dev ON api_keys (dev) WHERE dev;
 CREATE TABLE IF NOT EXISTS key_usage (
   key     text NOT NULL REFERENCES api_keys (key),
   metric  text NOT NULL,
@@ -24,31 +104,52 @@ export interface KeyRow {
   key: string;
   secret_hash: string;
   name: string;
-  plan: string;
+  account_id: string;
+  plan: string | null;
+  account_plan: string;
+  settings: Partial<KeySettings> | string | null;
   dev: boolean;
   created_at: Date | string;
   revoked_at: Date | string | null;
 }
 
-/** Row -> record, for both SQL stores. */
+/** Row -> record, for both SQL stores. Settings stored before a field existed get its default. */
 export function rowToRecord(r: KeyRow): ApiKeyRecord {
+  const stored = typeof r.settings === 'string' ? (JSON.parse(r.settings) as Partial<KeySettings>) : r.settings;
   return {
     key: r.key,
     secretHash: r.secret_hash,
     name: r.name,
+    accountId: r.account_id,
     plan: r.plan,
+    accountPlan: r.account_plan,
+    settings: { ...OPEN_SETTINGS, ...(stored ?? {}) },
     dev: r.dev,
     createdAt: new Date(r.created_at),
     revokedAt: r.revoked_at === null ? null : new Date(r.revoked_at),
   };
 }
 
+const SELECT_KEY = 'SELECT k.*, a.plan AS account_plan FROM api_keys k JOIN accounts a ON a.id = k.account_id';
+const RETURN_KEY = 'SELECT k.*, a.plan AS account_plan FROM k JOIN accounts a ON a.id = k.account_id';
+
 export const SQL = {
-  insert: 'INSERT INTO api_keys (key, secret_hash, name, plan, dev) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-  find: 'SELECT * FROM api_keys WHERE key = $1',
-  list: 'SELECT * FROM api_keys ORDER BY created_at, key',
+  insert: `WITH k AS (
+      INSERT INTO api_keys (key, secret_hash, name, account_id, plan, dev, settings)
+      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING *)
+    ${RETURN_KEY}`,
+  find: `${SELECT_KEY} WHERE k.key = $1`,
+  list: `${SELECT_KEY} ORDER BY k.created_at, k.key`,
+  listByAccount: `${SELECT_KEY} WHERE k.account_id = $1 ORDER BY k.created_at, k.key`,
+  update: `WITH k AS (
+      UPDATE api_keys SET
+        name = CASE WHEN $2::boolean THEN $3 ELSE name END,
+        plan = CASE WHEN $4::boolean THEN $5 ELSE plan END,
+        settings = CASE WHEN $6::boolean THEN $7::jsonb ELSE settings END
+      WHERE key = $1 RETURNING *)
+    ${RETURN_KEY}`,
   revoke: 'UPDATE api_keys SET revoked_at = now() WHERE key = $1 AND revoked_at IS NULL RETURNING key',
-  findDev: 'SELECT * FROM api_keys WHERE dev ORDER BY created_at LIMIT 1',
+  findDev: `${SELECT_KEY} WHERE k.dev ORDER BY k.created_at LIMIT 1`,
   addUsage: `INSERT INTO key_usage (key, metric, value) VALUES ($1, $2, $3)
     ON CONFLICT (key, metric) DO UPDATE SET value = key_usage.value + EXCLUDED.value RETURNING value`,
   usage: 'SELECT value FROM key_usage WHERE key = $1 AND metric = $2',
