@@ -22,6 +22,24 @@ export interface MethodTraits {
   readonly wsOnly?: boolean;
   /** Only available on networks configured as dev networks. */
   readonly devOnly?: boolean;
+  /**
+   * The contract addresses a call names, for the key's contract allowlist (`contractsAllowed`).
+   * Absent on rows that never name a contract. Returns `undefined` when this call names none,
+   * and `[]` when it could but does not (eth_getLogs without an address filter, eth_call
+   * without `to`) or when the params have an unexpected shape, so that a restricted key is
+   * refused rather than crashed. Never throws.
+   *
+   * The params are the family's own: the eth table takes the positional array (as the client
+   * sent it, or as validated: addresses are forwarded unchanged); the Starknet table takes the
+   * named params object `createStarknetFamily` builds (`PreparedCall.upstreamParams`), and also
+   * accepts the positional array in the spec's order. Call it as
+   * `call.policy.contracts?.(call.upstreamParams)` after `prepare`.
+   *
+   * @example
+   * ethMethods.eth_getLogs.contracts([{ address: ['0xa…', '0xb…'] }]) // ['0xa…', '0xb…']
+   * ethMethods.eth_getLogs.contracts([{ fromBlock: '0x1' }])          // [] (every contract)
+   */
+  readonly contracts?: (params: unknown) => readonly string[] | undefined;
 }
 
 /** A row of the eth table: the traits plus positional params and result handling. */

@@ -34,6 +34,30 @@ const callObject = p('transaction call object', parseCallObject);
 
 const isPending = (params: readonly unknown[]): boolean => params[0] === 'pending';
 
+// What a call names for the contract allowlist (MethodTraits.contracts). Params are the
+// positional array as sent; any unexpected shape yields [] (refused when the list is set).
+const NONE: readonly string[] = Object.freeze([]);
+const at = (params: unknown, i: number): unknown => (Array.isArray(params) ? params[i] : undefined);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** params[0] is the address (eth_getBalance, eth_getCode, eth_getStorageAt, …). */
+const addressParam = (params: unknown): readonly string[] => {
+  const a = at(params, 0);
+  return typeof a === 'string' ? [a] : NONE;
+};
+/** params[0] is a call object; its `to` (none for a contract creation). */
+const callTarget = (params: unknown): readonly string[] => {
+  const call = at(params, 0);
+  return isObject(call) && typeof call.to === 'string' ? [call.to] : NONE;
+};
+/** A log filter's `address`: one, or a list of them; absent (every contract) gives []. */
+const filterAddresses = (filter: unknown): readonly string[] => {
+  if (!isObject(filter)) return NONE;
+  const a = filter.address;
+  if (typeof a === 'string') return [a];
+  if (Array.isArray(a) && a.every((x) => typeof x === 'string')) return a as string[];
+  return NONE;
+};
+
 /**
  * The Ethereum method table: every eth_/net_/web3_ method nodegate serves, with its params
  * schema, kind, credit cost and cache policy. A method not in this table answers -32601 and
@@ -46,6 +70,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
+    contracts: addressParam,
   },
   eth_getBlockByHash: {
     params: [blockHash, fullTx],
@@ -94,6 +119,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 150,
     cache: 'by-block',
+    contracts: addressParam,
     normalizer: (params) => (r) => restoreProofKeys(r, params),
   },
 
@@ -115,14 +141,29 @@ export const ethMethods = {
     credits: 80,
     cache: 'head',
   },
-  eth_getBalance: { params: [address, blockOrHash], required: 1, kind: 'read', credits: 80, cache: 'by-block' },
-  eth_getCode: { params: [address, blockOrHash], required: 1, kind: 'read', credits: 80, cache: 'by-block' },
+  eth_getBalance: {
+    params: [address, blockOrHash],
+    required: 1,
+    kind: 'read',
+    credits: 80,
+    cache: 'by-block',
+    contracts: addressParam,
+  },
+  eth_getCode: {
+    params: [address, blockOrHash],
+    required: 1,
+    kind: 'read',
+    credits: 80,
+    cache: 'by-block',
+    contracts: addressParam,
+  },
   eth_getTransactionCount: {
     params: [address, blockOrHash],
     required: 1,
     kind: 'read',
     credits: 80,
     cache: 'by-block',
+    contracts: addressParam,
   },
   eth_call: {
     params: [callObject, blockOrHash, p('state overrides', parseAny), p('block overrides', parseAny)],
@@ -130,6 +171,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
+    contracts: callTarget,
   },
   eth_estimateGas: {
     params: [callObject, blockOrHash, p('state overrides', parseAny)],
@@ -137,6 +179,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 300,
     cache: 'never',
+    contracts: callTarget,
   },
   eth_createAccessList: {
     params: [callObject, blockOrHash],
@@ -144,6 +187,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
+    contracts: callTarget,
   },
   eth_getTransactionReceipt: { params: [txHash], required: 1, kind: 'read', credits: 80, cache: 'immutable' },
   eth_getBlockReceipts: {
@@ -153,7 +197,14 @@ export const ethMethods = {
     credits: 1000,
     cache: 'by-block',
   },
-  eth_getLogs: { params: [p('filter', parseLogFilter)], required: 1, kind: 'read', credits: 255, cache: 'by-block' },
+  eth_getLogs: {
+    params: [p('filter', parseLogFilter)],
+    required: 1,
+    kind: 'read',
+    credits: 255,
+    cache: 'by-block',
+    contracts: (params) => filterAddresses(at(params, 0)),
+  },
   eth_sendRawTransaction: {
     params: [p('signed transaction', parseData)],
     required: 1,
@@ -198,7 +249,14 @@ export const ethMethods = {
   eth_coinbase: { params: [], required: 0, kind: 'read', credits: 5, cache: 'head' },
 
   // Filters (state lives on the upstream).
-  eth_newFilter: { params: [p('filter', parseLogFilter)], required: 1, kind: 'filter', credits: 80, cache: 'never' },
+  eth_newFilter: {
+    params: [p('filter', parseLogFilter)],
+    required: 1,
+    kind: 'filter',
+    credits: 80,
+    cache: 'never',
+    contracts: (params) => filterAddresses(at(params, 0)),
+  },
   eth_newBlockFilter: { params: [], required: 0, kind: 'filter', credits: 80, cache: 'never' },
   eth_newPendingTransactionFilter: { params: [], required: 0, kind: 'filter', credits: 80, cache: 'never' },
   eth_getFilterChanges: {
@@ -230,6 +288,7 @@ export const ethMethods = {
     kind: 'subscription',
     credits: 5,
     cache: 'never',
+    contracts: (params) => (at(params, 0) === 'logs' ? filterAddresses(at(params, 1)) : undefined),
     wsOnly: true,
   },
   eth_unsubscribe: {

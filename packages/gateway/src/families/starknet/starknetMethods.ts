@@ -11,6 +11,50 @@ import {
   requireFields,
 } from './starknetParams.js';
 
+// What a call names for the contract allowlist (MethodTraits.contracts). The params are the
+// named object createStarknetFamily's toNamed builds (a copy keyed by the spec's param names);
+// a positional array in the spec's order is read the same way. Any unexpected shape yields []
+// (refused when the list is set); never throws.
+const NONE: readonly string[] = Object.freeze([]);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The param `name`, found at `index` when the params are positional. */
+const param = (params: unknown, name: string, index: number): unknown =>
+  Array.isArray(params) ? params[index] : isObject(params) ? params[name] : undefined;
+const felt = (v: unknown): readonly string[] => (typeof v === 'string' ? [v] : NONE);
+/** `contract_address`, the param at `index` in the spec's order. */
+const contractAddressAt =
+  (index: number) =>
+  (params: unknown): readonly string[] =>
+    felt(param(params, 'contract_address', index));
+/** getEvents: `filter.address`, one felt or a list; absent (every contract) gives []. */
+const eventFilterAddresses = (params: unknown): readonly string[] => {
+  const filter = param(params, 'filter', 0);
+  if (!isObject(filter)) return NONE;
+  const a = filter.address;
+  if (typeof a === 'string') return [a];
+  if (Array.isArray(a) && a.every((x) => typeof x === 'string')) return a as string[];
+  return NONE;
+};
+/** getStorageProof: `contract_addresses` and each `contracts_storage_keys[].contract_address`; none named gives undefined. */
+const storageProofContracts = (params: unknown): readonly string[] | undefined => {
+  const addresses = param(params, 'contract_addresses', 2);
+  const storageKeys = param(params, 'contracts_storage_keys', 3);
+  if (addresses === undefined && storageKeys === undefined) return undefined;
+  const out: string[] = [];
+  if (addresses !== undefined) {
+    if (!Array.isArray(addresses) || !addresses.every((x) => typeof x === 'string')) return NONE;
+    out.push(...(addresses as string[]));
+  }
+  if (storageKeys !== undefined) {
+    if (!Array.isArray(storageKeys)) return NONE;
+    for (const entry of storageKeys) {
+      if (!isObject(entry) || typeof entry.contract_address !== 'string') return NONE;
+      out.push(entry.contract_address);
+    }
+  }
+  return out.length === 0 ? undefined : out;
+};
+
 /** Settings the Starknet checks need. */
 export interface StarknetLimits {
   /** The network's cap on getEvents chunk_size (error 31 above it). */
@@ -123,6 +167,7 @@ export const starknetMethods = {
   getBlockTransactionCount: blockOnly(),
   getStorageAt: {
     ...read(['contract_address', 'key', 'block_id']),
+    contracts: contractAddressAt(0),
     validate: (p) => {
       checkFelt(p.contract_address, 'contract_address');
       checkFelt(p.key, 'key');
@@ -131,6 +176,7 @@ export const starknetMethods = {
   },
   getNonce: {
     ...read(['block_id', 'contract_address']),
+    contracts: contractAddressAt(1),
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
       checkFelt(p.contract_address, 'contract_address');
@@ -146,6 +192,7 @@ export const starknetMethods = {
   },
   getClassAt: {
     ...read(['block_id', 'contract_address'], 2, 150),
+    contracts: contractAddressAt(1),
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
       checkFelt(p.contract_address, 'contract_address');
@@ -153,6 +200,7 @@ export const starknetMethods = {
   },
   getClassHashAt: {
     ...read(['block_id', 'contract_address']),
+    contracts: contractAddressAt(1),
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
       checkFelt(p.contract_address, 'contract_address');
@@ -175,9 +223,18 @@ export const starknetMethods = {
   },
   getTransactionStatus: { ...read(['transaction_hash']), cache: 'never' },
   getMessagesStatus: { ...read(['transaction_hash']), cache: 'never' },
-  getEvents: { ...read(['filter'], 1, 255), validate: validateEventFilter },
-  getStorageProof: read(['block_id', 'class_hashes', 'contract_addresses', 'contracts_storage_keys'], 1, 300),
-  call: { ...read(['request', 'block_id']) },
+  getEvents: { ...read(['filter'], 1, 255), validate: validateEventFilter, contracts: eventFilterAddresses },
+  getStorageProof: {
+    ...read(['block_id', 'class_hashes', 'contract_addresses', 'contracts_storage_keys'], 1, 300),
+    contracts: storageProofContracts,
+  },
+  call: {
+    ...read(['request', 'block_id']),
+    contracts: (params) => {
+      const request = param(params, 'request', 0);
+      return isObject(request) ? felt(request.contract_address) : NONE;
+    },
+  },
   estimateFee: { ...read(['request', 'simulation_flags', 'block_id'], 3, 300), cache: 'never' },
   estimateMessageFee: { ...read(['message', 'block_id'], 2, 300), cache: 'never' },
   simulateTransactions: { ...read(['block_id', 'transactions', 'simulation_flags'], 3, 300), cache: 'never' },
