@@ -28,7 +28,7 @@ export async function authenticateBasic(header: string | undefined, keys: KeyAut
   if (colon < 0) return { ok: false, reason: 'invalid' };
   const key = decoded.slice(0, colon);
   const secret = decoded.slice(colon + 1);
-  const record = await keys.authenticate(key);
+  const record = (await keys.authenticate(key))?.record;
   const matches = secretMatches(secret, record?.secretHash ?? NO_SECRET_HASH);
   return record && matches ? { ok: true, record } : { ok: false, reason: 'invalid' };
 }

@@ -27,7 +27,7 @@ export class UpstreamCallError extends Error {
 export function callUpstream(
   upstream: IpfsUpstream,
   command: string,
-  params: Record<string, string>,
+  params: Record<string, string> | URLSearchParams,
   options: { file?: Uint8Array; maxBytes: number; signal?: AbortSignal },
 ): Promise<UpstreamAnswer> {
   const query = new URLSearchParams(params).toString();
@@ -55,7 +55,7 @@ export function callUpstream(
         hostname: upstream.url.hostname,
         port: upstream.url.port,
         method: 'POST',
-        path: `/api/v0/${command}${query ? `?${query}` : ''}`,
+        path: `${upstream.url.pathname.replace(/\/$/, '')}/api/v0/${command}${query ? `?${query}` : ''}`,
         headers,
         agent: upstream.agent,
         ...(options.signal ? { signal: options.signal } : {}),

@@ -5,23 +5,16 @@ import { matchHostOrPrefix, type StreamingRoute } from '../http/StreamingRoute.j
 import type { KeyAuthenticator } from '../keys/createKeyAuthenticator.js';
 import type { KeyStore } from '../store/KeyStore.js';
 import { authenticateBasic } from './authenticateBasic.js';
-import { IpfsCommandError } from './IpfsCommandError.js';
 import { callUpstream, UpstreamCallError } from './callUpstream.js';
+import type { IpfsCommandContext, IpfsLimits } from './IpfsCommandContext.js';
+import { IpfsCommandError } from './IpfsCommandError.js';
 import type { IpfsUpstream } from './IpfsUpstream.js';
 import { IPFS_PREFLIGHT_HEADERS } from './ipfsCors.js';
-import { proxyToUpstream } from './proxyToUpstream.js';
-import { resolveIpfsCommand } from './resolveIpfsCommand.js';
-import { type ObjectCommandName, runObjectCommand } from './runObjectCommand.js';
+import type { PinStore } from './pins/PinStore.js';
+import { serveIpfsCommand } from './serveIpfsCommand.js';
 import { writeIpfsError, writeIpfsText } from './writeIpfsError.js';
 
-/** The usage counter that holds the bytes a key has stored. */
-export const STORED_BYTES_METRIC = 'ipfs_stored_bytes';
-
-/** Per-key limits of the IPFS route (default: the settings' values). */
-export interface IpfsLimits {
-  readonly maxRequestBytes: number;
-  readonly maxStoredBytesPerKey: number;
-}
+export type { IpfsLimits } from './IpfsCommandContext.js';
 
 /** What the IPFS route is built from. */
 export interface IpfsRouteDeps {
@@ -29,8 +22,25 @@ export interface IpfsRouteDeps {
   /** The Kubo-compatible upstream's base URL (`http://host:port`; commands under `/api/v0/`). */
   readonly upstreamUrl: string;
   readonly keys: KeyAuthenticator;
-  readonly store: KeyStore;
+  /** No longer read by the route (stored bytes come from `pins`); accepted so callers keep compiling. */
+  readonly store?: KeyStore;
+  /**
+   * Which key pins what (durable: `createSqlPinStore` over the gateway's database). Without it
+   * the route keeps pins in an in-memory PGlite database, lost on restart: pass one in production.
+   */
+  readonly pins?: PinStore | Promise<PinStore>;
   readonly limits?: Partial<IpfsLimits>;
+}
+
+/** The IPFS route: a streaming route, plus its post-authentication entry point and usage. */
+export interface IpfsRoute extends StreamingRoute {
+  /**
+   * Serves one request whose key is already authenticated (everything after authentication:
+   * path check, allowlist, limits, pins, proxy), writing any error as Kubo JSON.
+   */
+  serve(key: string, req: IncomingMessage, res: ServerResponse, rest: string): void;
+  /** Bytes the key stores: the sum of its pins' sizes (the upload quota's measure). */
+  storedBytes(key: string): Promise<number>;
 }
 
 const API = '/api/v0/';
@@ -40,15 +50,16 @@ const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Basic realm="nodegate IPFS"'
  * The gateway's IPFS HTTP API, `POST {ipfs_url}/api/v0/<command>`, as a streaming route (raw
  * request/response, ahead of Fastify): Kubo's transport rules (404 text, 405 with
  * `Allow: OPTIONS, POST`, CORS preflight), HTTP basic auth `<API_KEY>:<API_KEY_SECRET>` (401),
- * the command allowlist (403), per-key limits on request size and stored bytes (413), then a
- * streaming proxy to the upstream, or the gateway's own object/* over block/get and block/put.
+ * then {@link serveIpfsCommand} for the authenticated key (`route.serve` is that step alone).
  *
  * @example
- * const route = createIpfsRoute({ settings: config.ipfs, upstreamUrl: 'http://127.0.0.1:5001', keys, store });
+ * const pins = await createSqlPinStore(query);
+ * const route = createIpfsRoute({ settings: config.ipfs, upstreamUrl: 'http://127.0.0.1:5001', keys, pins });
  * const app = await buildApp(config, { networks, keys, streaming: [route] });
+ * await route.storedBytes(key); // for usage reports
  */
-export function createIpfsRoute(deps: IpfsRouteDeps): StreamingRoute {
-  const { settings, keys, store } = deps;
+export function createIpfsRoute(deps: IpfsRouteDeps): IpfsRoute {
+  const { settings, keys } = deps;
   const url = new URL(deps.upstreamUrl);
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 32, scheduling: 'lifo' as const };
   const upstream: IpfsUpstream = {
@@ -61,16 +72,44 @@ export function createIpfsRoute(deps: IpfsRouteDeps): StreamingRoute {
     maxRequestBytes: deps.limits?.maxRequestBytes ?? settings.maxRequestBytes,
     maxStoredBytesPerKey: deps.limits?.maxStoredBytesPerKey ?? settings.maxStoredBytesPerKey,
   };
-  const allowed = new Set(settings.allow);
-  const basePath = url.pathname.replace(/\/$/, '');
+  let closeMemory: (() => Promise<void>) | undefined;
+  let pinsReady: Promise<PinStore> | undefined;
+  const pins = (): Promise<PinStore> => {
+    pinsReady ??= deps.pins
+      ? Promise.resolve(deps.pins)
+      : openMemoryPinStore().then(({ store, close }) => {
+          closeMemory = close;
+          return store;
+        });
+    return pinsReady;
+  };
+  const base = {
+    upstream,
+    basePath: url.pathname.replace(/\/$/, ''),
+    allowed: new Set<string>(settings.allow),
+    limits,
+    resetOnStreamError: settings.resetOnStreamError,
+  };
 
-  const storedLimitMessage = (used: number) =>
-    `storage limit reached: this API key has stored ${used} of ${limits.maxStoredBytesPerKey} bytes allowed`;
+  const fail = (req: IncomingMessage, res: ServerResponse) => (err: unknown) => {
+    if (res.headersSent) {
+      res.destroy();
+    } else if (err instanceof IpfsCommandError) {
+      writeIpfsError(req, res, err.status, err.message, err.code);
+    } else if (err instanceof UpstreamCallError) {
+      writeIpfsError(req, res, 502, 'upstream IPFS node unavailable', 0);
+    } else {
+      writeIpfsError(req, res, 500, 'internal error', 0);
+    }
+  };
+  const serve = async (key: string, req: IncomingMessage, res: ServerResponse, rest: string) => {
+    const ctx: IpfsCommandContext = { ...base, pins: await pins() };
+    await serveIpfsCommand(key, req, res, rest, ctx);
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse, rest: string): Promise<void> {
     const q = rest.indexOf('?');
     const path = q < 0 ? rest : rest.slice(0, q);
-    const query = q < 0 ? '' : rest.slice(q);
     if (!path.startsWith(API)) return writeIpfsText(req, res, 404, '404 page not found');
     if (req.method === 'OPTIONS') {
       res.writeHead(200, { ...IPFS_PREFLIGHT_HEADERS, 'content-length': '0' });
@@ -88,76 +127,19 @@ export function createIpfsRoute(deps: IpfsRouteDeps): StreamingRoute {
           : 'invalid credentials: unknown or revoked API key, or wrong secret';
       return writeIpfsError(req, res, 401, message, 1, UNAUTHORIZED_HEADERS);
     }
-    const key = auth.record.key;
-    const command = resolveIpfsCommand(path.slice(API.length));
-    if (command === undefined) return writeIpfsText(req, res, 404, '404 page not found');
-    if (!allowed.has(command.name)) {
-      return writeIpfsError(req, res, 403, `command "${command.name}" is not allowed on this gateway`, 1);
-    }
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limits.maxRequestBytes) {
-      return writeIpfsError(req, res, 413, `request body too large: the limit is ${limits.maxRequestBytes} bytes`, 1);
-    }
-    const params = new URLSearchParams(query);
-    const stores = command.spec.storesBytes && params.get('only-hash') !== 'true';
-    let used = 0;
-    if (stores) {
-      used = await store.usage(key, STORED_BYTES_METRIC);
-      if (used >= limits.maxStoredBytesPerKey || used + declared > limits.maxStoredBytesPerKey) {
-        return writeIpfsError(req, res, 413, storedLimitMessage(used), 1);
-      }
-    }
-    const onStored = async (bytes: number) => {
-      if (bytes > 0) await store.addUsage(key, STORED_BYTES_METRIC, bytes);
-    };
-
-    if (command.spec.servedBy === 'gateway') {
-      if (command.pathArg !== undefined && !params.has('arg')) params.set('arg', command.pathArg);
-      await runObjectCommand(command.name as ObjectCommandName, req, res, upstream, params, {
-        maxRequestBytes: limits.maxRequestBytes,
-        beforeStore: (bytes) => {
-          if (used + bytes > limits.maxStoredBytesPerKey) {
-            throw new IpfsCommandError(413, storedLimitMessage(used), 1);
-          }
-        },
-        onStored,
-      });
-      return;
-    }
-    proxyToUpstream(req, res, {
-      upstream: url,
-      agent: upstream.agent,
-      path: `${basePath}${path}${query}`,
-      headers: upstream.headers,
-      idleTimeoutMs: upstream.idleTimeoutMs,
-      maxRequestBytes: limits.maxRequestBytes,
-      resetOnStreamError: settings.resetOnStreamError,
-      ...(stores
-        ? {
-            storage: {
-              remainingBytes: limits.maxStoredBytesPerKey - used,
-              limitMessage: storedLimitMessage(used),
-              onStored,
-            },
-          }
-        : {}),
-    });
+    await serve(auth.record.key, req, res, rest);
   }
 
   return {
     match: matchHostOrPrefix(settings.hosts, settings.pathPrefix),
     handle(req, res, rest) {
-      handle(req, res, rest).catch((err: unknown) => {
-        if (res.headersSent) {
-          res.destroy();
-        } else if (err instanceof IpfsCommandError) {
-          writeIpfsError(req, res, err.status, err.message, err.code);
-        } else if (err instanceof UpstreamCallError) {
-          writeIpfsError(req, res, 502, 'upstream IPFS node unavailable', 0);
-        } else {
-          writeIpfsError(req, res, 500, 'internal error', 0);
-        }
-      });
+      handle(req, res, rest).catch(fail(req, res));
+    },
+    serve(key, req, res, rest) {
+      serve(key, req, res, rest).catch(fail(req, res));
+    },
+    async storedBytes(key) {
+      return (await pins()).storedBytes(key);
     },
     async probe(timeoutMs) {
       const healthy = await callUpstream(
@@ -173,6 +155,18 @@ export function createIpfsRoute(deps: IpfsRouteDeps): StreamingRoute {
     },
     async close() {
       upstream.agent.destroy();
+      await closeMemory?.();
     },
   };
+}
+
+/** The fallback pin store: PGlite in memory (loaded only when no store was given). */
+async function openMemoryPinStore(): Promise<{ store: PinStore; close: () => Promise<void> }> {
+  const [{ PGlite }, { createSqlPinStore }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('./pins/createSqlPinStore.js'),
+  ]);
+  const db = new PGlite();
+  const store = await createSqlPinStore(((sql: string, params?: unknown[]) => db.query(sql, params)) as never);
+  return { store, close: () => db.close() };
 }

@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import { IPFS_CORS_HEADERS } from './ipfsCors.js';
 import { writeIpfsError } from './writeIpfsError.js';
 
@@ -27,16 +28,33 @@ export interface ProxyTarget {
   readonly resetOnStreamError?: boolean;
   /** Largest request body accepted (413 above it). */
   readonly maxRequestBytes: number;
-  /**
-   * For commands that store bytes: how many more bytes this key may upload (413 above it),
-   * and a callback run with the body size once the upstream answered 200 without a stream
-   * error (before the client sees the end of the answer).
-   */
+  /** For commands that store bytes: how many more bytes this key may upload (413 above it). */
   readonly storage?: {
     readonly remainingBytes: number;
     readonly limitMessage: string;
-    readonly onStored: (bytes: number) => Promise<void>;
   };
+  /**
+   * Looks at each request body chunk before it is forwarded; a returned problem aborts the
+   * upstream request and answers 400 (Kubo JSON) when the answer has not started.
+   */
+  readonly inspectBody?: (chunk: Buffer) => string | undefined;
+  /** Relay the upstream's answer only once the whole request body was read (and inspected). */
+  readonly holdAnswerUntilBodyEnd?: boolean;
+  /** Sees the lines of a 200 answer and runs before its end (recording pins). */
+  readonly observe?: AnswerObserver;
+}
+
+/** Watches a 200 NDJSON/JSON answer as it is relayed. */
+export interface AnswerObserver {
+  /** Every complete line of the answer (also the last one, without a newline). */
+  line(line: string): void;
+  /** When true the answer's own body is not relayed: `finish`'s text is sent instead. */
+  readonly replace?: boolean;
+  /**
+   * Runs once the answer ended without a stream error, before the client sees the end (a
+   * failure resets the client connection); returns the text to send last when `replace`.
+   */
+  finish(): Promise<string | undefined>;
 }
 
 /** Hop-by-hop headers never forwarded (RFC 9110 §7.6.1), plus the client's credentials. */
@@ -108,11 +126,15 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
     }
   });
 
-  up.on('response', (upRes) => {
+  let bodyEnded = false;
+  let heldAnswer: IncomingMessage | undefined;
+
+  const answer = (upRes: IncomingMessage) => {
     if (cut) {
       upRes.resume();
       return;
     }
+    const observe = upRes.statusCode === 200 ? target.observe : undefined;
     const out: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(upRes.headers)) {
       if (value !== undefined && !DROP_RESPONSE.has(name)) out[name] = value;
@@ -120,9 +142,30 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
     Object.assign(out, IPFS_CORS_HEADERS);
     // trailers need chunked encoding: not for HTTP/1.0 clients, nor with a fixed length
     if (req.httpVersion === '1.0' || out['content-length'] !== undefined) delete out.trailer;
+    if (observe?.replace) {
+      delete out['content-length'];
+      delete out['x-content-length'];
+    }
     const trailersAllowed = out.trailer !== undefined;
     res.writeHead(upRes.statusCode ?? 502, out);
-    relay(upRes, res);
+    const decoder = observe ? new StringDecoder('utf8') : undefined;
+    let partial = '';
+    const seeLines = (text: string, last: boolean) => {
+      partial += text;
+      let nl = partial.indexOf('\n');
+      while (nl >= 0) {
+        const line = partial.slice(0, nl).trim();
+        if (line !== '') observe!.line(line);
+        partial = partial.slice(nl + 1);
+        nl = partial.indexOf('\n');
+      }
+      if (last && partial.trim() !== '') observe!.line(partial.trim());
+    };
+    if (observe) {
+      upRes.on('data', (chunk: Buffer) => seeLines(decoder!.write(chunk), false));
+    }
+    if (!observe?.replace) relay(upRes, res);
+    else upRes.resume();
     upRes.on('close', () => {
       if (!upRes.complete) {
         // the upstream reset mid-answer: reset the client too, so trailer-blind clients notice
@@ -146,17 +189,39 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
         if (trailersAllowed && Object.keys(trailers).length > 0) res.addTrailers(trailers);
         res.end();
       };
-      const stored = target.storage;
-      if (stored && upRes.statusCode === 200 && trailers['x-stream-error'] === undefined && !cut) {
-        stored.onStored(uploaded).then(finish, () => res.destroy());
+      if (observe && trailers['x-stream-error'] === undefined && !cut) {
+        seeLines(decoder!.end(), true);
+        observe.finish().then(
+          (text) => {
+            if (observe.replace && text) res.write(text);
+            finish();
+          },
+          () => res.destroy(),
+        );
       } else {
         finish();
       }
     });
+  };
+
+  up.on('response', (upRes) => {
+    if (target.holdAnswerUntilBodyEnd && !bodyEnded) {
+      heldAnswer = upRes;
+      return;
+    }
+    answer(upRes);
   });
 
   req.on('data', (chunk: Buffer) => {
     if (cut) return;
+    const problem = target.inspectBody?.(chunk);
+    if (problem !== undefined) {
+      cut = true;
+      up.destroy();
+      if (res.headersSent) res.destroy();
+      else writeIpfsError(req, res, 400, problem, 1);
+      return;
+    }
     uploaded += chunk.byteLength;
     if (uploaded > limit) {
       cut = true;
@@ -178,7 +243,10 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
     }
   });
   req.on('end', () => {
-    if (!cut) up.end();
+    bodyEnded = true;
+    if (cut) return;
+    up.end();
+    if (heldAnswer !== undefined) answer(heldAnswer);
   });
 }
 

@@ -17,7 +17,7 @@ const MAX_OBJECT_PUT_BODY = 2 * 1024 * 1024 + 64 * 1024;
 /**
  * Runs one object/* command over the upstream and writes Kubo's answer (JSON, or a byte stream
  * for object/data). Errors are thrown (an `IpfsCommandError` carries status and message) for
- * the route to write. `storage` limits and records the bytes object/put stores.
+ * the route to write. `beforeStore` limits what object/put stores; `onPinned` records its pin.
  *
  * @example
  * await runObjectCommand('object/get', req, res, upstream, params, {});
@@ -31,7 +31,8 @@ export async function runObjectCommand(
   options: {
     maxRequestBytes: number;
     beforeStore?: (bytes: number) => void;
-    onStored?: (bytes: number) => Promise<void>;
+    /** Runs after object/put stored and pinned (`pin=true`) a node, before the answer. */
+    onPinned?: (cid: string) => Promise<void>;
   },
 ): Promise<void> {
   const controller = new AbortController();
@@ -65,7 +66,7 @@ export async function runObjectCommand(
       const body = await readRequestBody(req, Math.min(options.maxRequestBytes, MAX_OBJECT_PUT_BODY));
       options.beforeStore?.(body.byteLength);
       const put = await objectPut(upstream, params, body, req.headers['content-type'], signal);
-      await options.onStored?.(put.storedBytes);
+      if (params.get('pin') === 'true') await options.onPinned?.(put.answer.Hash);
       value = put.answer;
       break;
     }
