@@ -1,24 +1,35 @@
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { keyCommands } from './admin/keyCommands.js';
-import { startAdminSocket } from './admin/startAdminSocket.js';
+import type { Redis } from 'ioredis';
+import { ensureOperator } from './accounts/ensureOperator.js';
+import { registerAdminApi } from './admin/registerAdminApi.js';
+import { removeAdminEndpoint, writeAdminEndpoint } from './admin/writeAdminEndpoint.js';
 import type { GatewayConfig, NetworkFamily, NetworkSettings } from './config/types.js';
+import { buildApp, type IpfsEdge } from './edge/buildApp.js';
 import { startEmbeddedBackends } from './embedded/startEmbeddedBackends.js';
 import { ethFamily } from './families/eth/ethFamily.js';
 import type { FamilyHandler } from './families/FamilyHandler.js';
 import { createStarknetFamily } from './families/starknet/createStarknetFamily.js';
 import { detectPendingTag } from './families/starknet/detectPendingTag.js';
-import { buildApp } from './http/buildApp.js';
-import { createLogger, type LogLevel } from './log/createLogger.js';
-import type { StreamingRoute } from './http/StreamingRoute.js';
 import { createIpfsRoute } from './ipfs/createIpfsRoute.js';
 import { createApiKey } from './keys/createApiKey.js';
 import { createKeyAuthenticator } from './keys/createKeyAuthenticator.js';
-import { acquireDataDirLock } from './store/acquireDataDirLock.js';
-import { openKeyStore } from './store/openKeyStore.js';
+import { createKeyChangeNotices } from './keys/createKeyChangeNotices.js';
+import { createKeyGate } from './limits/createKeyGate.js';
+import { createMemoryLimiter } from './limits/createMemoryLimiter.js';
+import { createRedisLimiter } from './limits/createRedisLimiter.js';
+import { createLogger, type LogLevel } from './log/createLogger.js';
 import { createNetwork, type Network } from './network/createNetwork.js';
+import { createRequestPath } from './pipeline/requestPath.js';
+import { openRedis } from './redis/openRedis.js';
+import { acquireDataDirLock } from './store/acquireDataDirLock.js';
+import type { Database } from './store/Database.js';
+import type { KeyStore } from './store/KeyStore.js';
+import { openDatabase } from './store/openDatabase.js';
 import { createHttpUpstream } from './upstream/createHttpUpstream.js';
+import { createUsageRecorder } from './usage/createUsageRecorder.js';
+import { openSqlUsageStore } from './usage/openSqlUsageStore.js';
 
 /** Where each network is served, as printed at startup and written to the ready file. */
 export interface NetworkEndpoints {
@@ -36,13 +47,20 @@ export interface RunningGateway {
   /** The IPFS base URL (`{ipfs_url}`; the API is under `/api/v0/`), when IPFS is configured. */
   readonly ipfs?: string;
   readonly devKey: { key: string; secret: string } | undefined;
+  /** The admin API, and the operator's token for it (also in `<dataDir>/admin-token`). */
+  readonly admin: { readonly url: string; readonly token: string };
+  /** The dashboard and a one-time sign-in link for the operator (15 minutes). */
+  readonly dashboard: { readonly url: string; readonly signInUrl: string | undefined };
+  /** Writes recorded usage now (tests; it is flushed every second anyway). */
+  flushUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The one composition root: builds every dependency from the frozen config (key store,
- * embedded backends, upstreams, networks, app), starts listening, and returns a handle
- * whose `close()` stops everything it started, in reverse order.
+ * The one composition root: builds every dependency from the frozen config (database, Redis,
+ * limiter, usage recorder, key authenticator, embedded backends, upstreams, networks, the
+ * request path, the app), starts listening, and returns a handle whose `close()` stops
+ * everything it started, in reverse order (usage is flushed before the database closes).
  *
  * @example
  * const gw = await startGateway(embeddedConfig({ listen: '127.0.0.1:0', dataDir: tmp }));
@@ -54,6 +72,7 @@ export async function startGateway(
   options: { progress?: (line: string) => void; logLevel?: LogLevel } = {},
 ): Promise<RunningGateway> {
   const progress = options.progress ?? (() => {});
+  const log = createLogger(options.logLevel ?? 'warn');
   const dataDir = resolve(config.dataDir);
   await mkdir(dataDir, { recursive: true });
   const cleanups: Array<() => Promise<void>> = [];
@@ -61,50 +80,84 @@ export async function startGateway(
     for (const c of cleanups.reverse()) await c().catch(() => {});
   };
   try {
-    const unlock = await acquireDataDirLock(dataDir);
-    cleanups.push(unlock);
-    // The key store and the embedded backends start side by side.
-    const [storeResult, backendsResult] = await Promise.allSettled([
-      openKeyStore(config, dataDir),
+    // One process owns an embedded data directory; PostgreSQL deployments run many instances.
+    if (config.database.kind === 'embedded') cleanups.push(await acquireDataDirLock(dataDir));
+    // The database and the embedded backends start side by side.
+    const [dbResult, backendsResult] = await Promise.allSettled([
+      openDatabase(config, dataDir),
       startEmbeddedBackends(config, progress),
     ]);
-    if (storeResult.status === 'fulfilled') cleanups.push(() => storeResult.value.close());
+    if (dbResult.status === 'fulfilled') cleanups.push(() => dbResult.value.close());
     if (backendsResult.status === 'fulfilled') {
       const started = backendsResult.value;
       cleanups.push(async () => {
         await Promise.all([...started.values()].map((b) => b.stop()));
       });
     }
-    if (storeResult.status === 'rejected') throw storeResult.reason;
+    if (dbResult.status === 'rejected') throw dbResult.reason;
     if (backendsResult.status === 'rejected') throw backendsResult.reason;
-    const store = storeResult.value;
+    const db: Database = dbResult.value;
     const backends = backendsResult.value;
     progress(
-      `key store: ${config.database.kind === 'embedded' ? `embedded database in ${join(dataDir, 'db')}` : 'PostgreSQL'}`,
+      `database: ${config.database.kind === 'embedded' ? `embedded (PGlite) in ${join(dataDir, 'db')}` : 'PostgreSQL'}`,
     );
-    const keys = createKeyAuthenticator(store);
+
+    let redis: Redis | undefined;
+    if (config.redis) {
+      const r = await openRedis(config.redis.url);
+      redis = r;
+      cleanups.push(async () => {
+        await r.quit().catch(() => r.disconnect());
+      });
+      progress('limits: Redis (shared by every instance)');
+    } else {
+      progress('limits: in memory (one instance)');
+    }
+    const prefix = config.redis?.prefix ?? 'nodegate:';
+    const limiter = redis ? createRedisLimiter(redis, { prefix: `${prefix}limits:` }) : createMemoryLimiter();
+    const usageStore = await openSqlUsageStore(db.query);
+    const usage = createUsageRecorder({
+      store: usageStore,
+      onError: (err) => log.error('usage flush failed (kept for the next flush)', { error: (err as Error).message }),
+    });
+    cleanups.push(() => usage.close());
+    const keys = createKeyAuthenticator(db.keys, config.plans);
+    const notices = await createKeyChangeNotices(redis, prefix, (key) => keys.forget(key));
+    cleanups.push(() => notices.close());
+    const gate = createKeyGate({ maxConcurrent: config.limits.maxConcurrentPerKey, maxQueued: config.limits.maxQueuedPerKey });
+    const path = createRequestPath({ keys, limiter, gate, usage, maxBatch: config.limits.maxBatch });
 
     const networks: Network[] = await Promise.all(config.networks.map((n) => buildNetwork(n, backends, progress)));
     cleanups.push(async () => {
       await Promise.all(networks.flatMap((n) => n.upstreams.map((u) => u.close())));
     });
 
-    const devKey = config.devKey ? await ensureDevKey(store, dataDir) : undefined;
+    const devKey = config.devKey ? await ensureDevKey(db.keys, dataDir) : undefined;
 
-    const streaming: StreamingRoute[] = [];
+    let ipfs: IpfsEdge | undefined;
     if (config.ipfs) {
-      const ipfs = config.ipfs;
+      const settings = config.ipfs;
       const upstreamUrl =
-        (ipfs.upstream.embedded ? backends.get(ipfs.upstream.embedded)?.http : undefined) ?? ipfs.upstream.http;
-      if (!upstreamUrl) throw new Error(`ipfs: upstream ${ipfs.upstream.name} has no URL`);
-      streaming.push(createIpfsRoute({ settings: ipfs, upstreamUrl, keys, store }));
+        (settings.upstream.embedded ? backends.get(settings.upstream.embedded)?.http : undefined) ?? settings.upstream.http;
+      if (!upstreamUrl) throw new Error(`ipfs: upstream ${settings.upstream.name} has no URL`);
+      ipfs = createIpfsRoute({ settings, upstreamUrl, keys, store: db.keys });
     }
 
     const app = await buildApp(config, {
       networks,
-      keys,
-      streaming,
-      log: createLogger(options.logLevel ?? 'warn'),
+      path,
+      limiter,
+      log,
+      ipfs,
+      register: (a) =>
+        registerAdminApi(a, {
+          keys: db.keys,
+          accounts: db.accounts,
+          usage: usageStore,
+          plans: config.plans,
+          usedToday: (key) => limiter.usedToday(key),
+          onKeyChanged: (key) => notices.publish(key),
+        }),
     });
     cleanups.push(() => app.close());
     await app.listen({ host: config.listen.host, port: config.listen.port });
@@ -114,8 +167,9 @@ export async function startGateway(
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     const base = config.publicUrl?.replace(/\/$/, '') ?? url;
 
-    const admin = await startAdminSocket(join(dataDir, 'admin.sock'), keyCommands(store, keys));
-    cleanups.splice(cleanups.length - 1, 0, () => admin.close());
+    const operator = await ensureOperator({ accounts: db.accounts, dataDir, baseUrl: base });
+    await writeAdminEndpoint(dataDir, url);
+    cleanups.splice(cleanups.length - 1, 0, () => removeAdminEndpoint(dataDir));
 
     const endpoints: Record<string, NetworkEndpoints> = {};
     for (const n of config.networks) {
@@ -127,7 +181,17 @@ export async function startGateway(
         ? `${base}${config.ipfs.pathPrefix}`
         : `http://${config.ipfs.hosts[0]}:${port}`
       : undefined;
-    return { app, url, networks: endpoints, devKey, close, ...(ipfsUrl ? { ipfs: ipfsUrl } : {}) };
+    return {
+      app,
+      url,
+      networks: endpoints,
+      devKey,
+      admin: { url: `${base}/admin/api/v1`, token: operator.adminToken },
+      dashboard: { url: `${base}/dashboard`, signInUrl: operator.signInUrl },
+      flushUsage: () => usage.flush(),
+      close,
+      ...(ipfsUrl ? { ipfs: ipfsUrl } : {}),
+    };
   } catch (err) {
     await close();
     throw err;
@@ -168,10 +232,7 @@ async function buildNetwork(
  * The development key of the embedded default: created on first start; its secret is kept
  * in `<dataDir>/dev-key.json` (mode 0600) so later starts can print it again.
  */
-async function ensureDevKey(
-  store: Awaited<ReturnType<typeof openKeyStore>>,
-  dataDir: string,
-): Promise<{ key: string; secret: string }> {
+async function ensureDevKey(store: KeyStore, dataDir: string): Promise<{ key: string; secret: string }> {
   const file = join(dataDir, 'dev-key.json');
   try {
     const saved = JSON.parse(await readFile(file, 'utf8')) as { key: string; secret: string };

@@ -9,6 +9,3 @@
 export class RawJson {
   constructor(readonly text: string) {}
 }
-
-/** @deprecated import it from `./serializeResponse.js`; kept here so existing callers compile. */
-export { serializeResponse } from './serializeResponse.js';

@@ -1,7 +1,7 @@
 import type { CallContext } from '../families/FamilyHandler.js';
 import type { KeyAuthenticator } from '../keys/createKeyAuthenticator.js';
 import { methodAllowed } from '../keys/restrictions/methodAllowed.js';
-import { serializeResponse } from '../jsonrpc/RawJson.js';
+import { serializeResponse } from '../jsonrpc/serializeResponse.js';
 import type { RpcResponse } from '../jsonrpc/types.js';
 import type { Limiter } from '../limits/Limiter.js';
 import type { Network } from '../network/createNetwork.js';

@@ -24,7 +24,12 @@ export interface TestGateway {
  * `wsUpstream` overrides the upstream WebSocket URL (e.g. a counting proxy).
  */
 export async function startTestGateway(
-  options: { wsUpstream?: (anvilWs: string) => Promise<string> | string; extra?: Record<string, unknown> } = {},
+  options: {
+    wsUpstream?: (anvilWs: string) => Promise<string> | string;
+    extra?: Record<string, unknown>;
+    /** More networks beside eth-devnet (e.g. one in front of a fault server). */
+    networks?: (anvil: EmbeddedProcess) => Array<Record<string, unknown>>;
+  } = {},
 ): Promise<TestGateway> {
   const anvil = await startAnvil();
   const dataDir = await mkdtemp(join(tmpdir(), 'nodegate-test-'));
@@ -43,6 +48,7 @@ export async function startTestGateway(
         hosts: ['devnet.nodegate.test'],
         upstreams: [{ name: 'anvil', http: anvil.http, ws }],
       },
+      ...(options.networks?.(anvil) ?? []),
     ],
     ...options.extra,
   });

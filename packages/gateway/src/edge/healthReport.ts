@@ -1,5 +1,5 @@
 import type { Network } from '../network/createNetwork.js';
-import type { StreamingRoute } from './StreamingRoute.js';
+import type { StreamingRoute } from '../http/StreamingRoute.js';
 
 /**
  * Probes every upstream of every network and of the streaming routes (the IPFS API), in
