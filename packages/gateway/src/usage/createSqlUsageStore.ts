@@ -51,7 +51,8 @@ function toTotals(r: TotalsRow | undefined): UsageTotals {
 /**
  * The rows a query reads, as a subquery `s` with the time column `t`: the hour table for the
  * whole hours inside `[from, to)` when `hours` (any bucket of an hour or more, and unbucketed
- * sums), the minute table for the rest. Pushes its parameters onto `params`.
+ * sums), the minute table for the rest; the per-account tables when no key is given. Pushes
+ * its parameters onto `params`.
  */
 function source(
   family: 'usage' | 'errors',
@@ -67,8 +68,10 @@ function source(
   let who = '';
   if (scope.key !== undefined) who += ` AND key = ${p(scope.key)}`;
   if (scope.accountId !== undefined) who += ` AND account_id = ${p(scope.accountId)}`;
-  const minuteTable = family === 'usage' ? 'usage_minute' : 'usage_errors_minute';
-  const hourTable = family === 'usage' ? 'usage_hour' : 'usage_errors_hour';
+  // usage of a whole account (or of everything) reads the per-account roll-ups
+  const perAccount = family === 'usage' && scope.key === undefined;
+  const minuteTable = perAccount ? 'usage_account_minute' : family === 'usage' ? 'usage_minute' : 'usage_errors_minute';
+  const hourTable = perAccount ? 'usage_account_hour' : family === 'usage' ? 'usage_hour' : 'usage_errors_hour';
   const at = (ms: number) => `${p(new Date(ms).toISOString())}::timestamptz`;
   const minutes = (from: number, to: number) =>
     `SELECT minute AS t, ${cols} FROM ${minuteTable} WHERE minute >= ${at(from)} AND minute < ${at(to)}${who}`;

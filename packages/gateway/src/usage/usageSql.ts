@@ -2,7 +2,10 @@
  * Usage tables, shared by the embedded (PGlite) and PostgreSQL stores. Idempotent.
  *
  * - `usage_minute`: per (minute, key, network, method) sums; `usage_hour` holds the same sums
- *   per hour, so that long ranges read 60 times fewer rows. Both are written by one statement.
+ *   per hour, so that long ranges read 60 times fewer rows.
+ * - `usage_account_minute` / `usage_account_hour`: the same per account instead of per key, so
+ *   that an account's queries read one row where its keys would give a hundred.
+ *   All four are written by the one statement of a flush.
  * - `usage_errors_minute` / `usage_errors_hour`: failed answers per (key, network, status, error code).
  * - `usage_recent`: the request explorer's log, trimmed to the newest N per key on every write.
  *
@@ -27,7 +30,6 @@ CREATE TABLE IF NOT EXISTS usage_minute (
   bytes_out       bigint NOT NULL,
   PRIMARY KEY (key, minute, network, method)
 );
-CREATE INDEX IF NOT EXISTS usage_minute_account ON usage_minute (account_id, minute);
 CREATE INDEX IF NOT EXISTS usage_minute_minute ON usage_minute (minute);
 CREATE TABLE IF NOT EXISTS usage_hour (
   hour            timestamptz NOT NULL,
@@ -44,8 +46,37 @@ CREATE TABLE IF NOT EXISTS usage_hour (
   bytes_out       bigint NOT NULL,
   PRIMARY KEY (key, hour, network, method)
 );
-CREATE INDEX IF NOT EXISTS usage_hour_account ON usage_hour (account_id, hour);
 CREATE INDEX IF NOT EXISTS usage_hour_hour ON usage_hour (hour);
+CREATE TABLE IF NOT EXISTS usage_account_minute (
+  minute          timestamptz NOT NULL,
+  account_id      text NOT NULL,
+  network         text NOT NULL,
+  method          text NOT NULL,
+  requests        bigint NOT NULL,
+  credits         bigint NOT NULL,
+  errors          bigint NOT NULL,
+  latency_ms_sum  double precision NOT NULL,
+  latency_ms_max  double precision NOT NULL,
+  bytes_in        bigint NOT NULL,
+  bytes_out       bigint NOT NULL,
+  PRIMARY KEY (account_id, minute, network, method)
+);
+CREATE INDEX IF NOT EXISTS usage_account_minute_minute ON usage_account_minute (minute);
+CREATE TABLE IF NOT EXISTS usage_account_hour (
+  hour            timestamptz NOT NULL,
+  account_id      text NOT NULL,
+  network         text NOT NULL,
+  method          text NOT NULL,
+  requests        bigint NOT NULL,
+  credits         bigint NOT NULL,
+  errors          bigint NOT NULL,
+  latency_ms_sum  double precision NOT NULL,
+  latency_ms_max  double precision NOT NULL,
+  bytes_in        bigint NOT NULL,
+  bytes_out       bigint NOT NULL,
+  PRIMARY KEY (account_id, hour, network, method)
+);
+CREATE INDEX IF NOT EXISTS usage_account_hour_hour ON usage_account_hour (hour);
 CREATE TABLE IF NOT EXISTS usage_errors_minute (
   minute      timestamptz NOT NULL,
   key         text NOT NULL,
@@ -98,11 +129,11 @@ const fromMs = (col: string) => `(${EPOCH} + ${col} * interval '1 millisecond')`
 export const bin = (width: string, col: string) => `date_bin(interval '${width}', ${col}, ${EPOCH})`;
 
 const SUMS = `sum(requests), sum(credits), sum(errors), sum(latency_ms_sum), max(latency_ms_max), sum(bytes_in), sum(bytes_out)`;
-const ADD = `requests = t.requests + EXCLUDED.requests, credits = t.credits + EXCLUDED.credits,
+const ADD_ACCOUNT = `requests = t.requests + EXCLUDED.requests, credits = t.credits + EXCLUDED.credits,
     errors = t.errors + EXCLUDED.errors, latency_ms_sum = t.latency_ms_sum + EXCLUDED.latency_ms_sum,
     latency_ms_max = greatest(t.latency_ms_max, EXCLUDED.latency_ms_max),
-    bytes_in = t.bytes_in + EXCLUDED.bytes_in, bytes_out = t.bytes_out + EXCLUDED.bytes_out,
-    account_id = EXCLUDED.account_id`;
+    bytes_in = t.bytes_in + EXCLUDED.bytes_in, bytes_out = t.bytes_out + EXCLUDED.bytes_out`;
+const ADD = `${ADD_ACCOUNT}, account_id = EXCLUDED.account_id`;
 const COLS = `requests, credits, errors, latency_ms_sum, latency_ms_max, bytes_in, bytes_out`;
 
 /**
@@ -126,6 +157,16 @@ WITH a AS (
   SELECT ${bin('1 hour', 'minute')} AS h, key, network, method, max(account_id), ${SUMS}
   FROM a GROUP BY key, h, network, method ORDER BY key, h, network, method
   ON CONFLICT (key, hour, network, method) DO UPDATE SET ${ADD}
+), aam AS (
+  INSERT INTO usage_account_minute AS t (minute, account_id, network, method, ${COLS})
+  SELECT minute, account_id, network, method, ${SUMS}
+  FROM a GROUP BY account_id, minute, network, method ORDER BY account_id, minute, network, method
+  ON CONFLICT (account_id, minute, network, method) DO UPDATE SET ${ADD_ACCOUNT}
+), aah AS (
+  INSERT INTO usage_account_hour AS t (hour, account_id, network, method, ${COLS})
+  SELECT ${bin('1 hour', 'minute')} AS h, account_id, network, method, ${SUMS}
+  FROM a GROUP BY account_id, h, network, method ORDER BY account_id, h, network, method
+  ON CONFLICT (account_id, hour, network, method) DO UPDATE SET ${ADD_ACCOUNT}
 ), e AS (
   SELECT ${bin('1 minute', fromMs('ms'))} AS minute, key, account_id, network, status, error_code, count
   FROM unnest($13::float8[], $14::text[], $15::text[], $16::text[], $17::int[], $18::int[], $19::bigint[])

@@ -140,6 +140,10 @@ export function usageStoreContract(name: string, open: () => Promise<UsageStore>
           batch({ aggregates: [aggregate({ minute: T0, key: 'k2' }), aggregate({ minute: T0, key: 'k2' })] }),
         );
         expect((await store.totals({ key: 'k2', from: T0, to: T0 + M })).requests).toBe(2);
+        // and so did the per-account sums
+        const account = await store.series({ accountId: 'acct_a', from: T0, to: T0 + H }, '1m');
+        expect(account.map((p) => [p.at, p.requests, p.latencyMsMax])).toEqual([[iso(T0), 15, 50]]);
+        expect((await store.totals({ accountId: 'acct_a', from: T0, to: T0 + H })).requests).toBe(15);
       }),
     );
 
@@ -227,6 +231,11 @@ export function usageStoreContract(name: string, open: () => Promise<UsageStore>
         ]);
         expect((await store.series(scope, '1d')).map((p) => p.requests)).toEqual([1110]);
         expect((await store.topMethods(scope, 5)).map((m) => m.requests)).toEqual([1110]);
+        const account = { accountId: 'acct_a', from: scope.from, to: scope.to };
+        expect((await store.totals(account)).requests).toBe(1110);
+        expect((await store.series(account, '1h')).map((p) => p.requests)).toEqual([10, 100, 1000]);
+        expect((await store.series(account, '15m')).map((p) => p.requests)).toEqual([10, 100, 1000]);
+        expect((await store.totals({ from: scope.from, to: scope.to })).requests).toBe(1110);
         expect((await store.totals({ key: 'k1', from: T0 + 20 * M, to: T0 + 20 * M })).requests).toBe(0);
         expect((await store.totals({ key: 'k1', from: T0, to: T0 + DAY })).requests).toBe(11111);
       }),
