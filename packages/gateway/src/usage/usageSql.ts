@@ -125,7 +125,12 @@ CREATE INDEX IF NOT EXISTS usage_recent_key_at ON usage_recent (key, at DESC, id
 const EPOCH = `timestamptz '1970-01-01 00:00:00+00'`;
 const fromMs = (col: string) => `(${EPOCH} + ${col} * interval '1 millisecond')`;
 
-/** `date_bin` from the Unix epoch, so buckets are UTC whatever the session's time zone. */
+/**
+ * `date_bin` from the Unix epoch, so buckets are UTC whatever the session's time zone.
+ *
+ * @example
+ * bin('1 hour', 'minute'); // date_bin(interval '1 hour', minute, timestamptz '1970-01-01 00:00:00+00')
+ */
 export const bin = (width: string, col: string) => `date_bin(interval '${width}', ${col}, ${EPOCH})`;
 
 const SUMS = `sum(requests), sum(credits), sum(errors), sum(latency_ms_sum), max(latency_ms_max), sum(bytes_in), sum(bytes_out)`;
@@ -140,6 +145,9 @@ const COLS = `requests, credits, errors, latency_ms_sum, latency_ms_max, bytes_i
  * One statement per flush: aggregates upserted (added) into the minute and hour tables, error
  * counts likewise, requests appended to the log. Rows are sorted so that concurrent writers
  * lock them in the same order. Parameters: see `writeParams` in createSqlUsageStore.
+ *
+ * @example
+ * await query(WRITE_SQL, writeParams(batch));
  */
 export const WRITE_SQL = `
 WITH a AS (
@@ -197,7 +205,12 @@ WITH a AS (
 )
 SELECT 1 AS done`;
 
-/** Keeps the newest `$2` requests of each key in `$1`. */
+/**
+ * Keeps the newest `$2` requests of each key in `$1`.
+ *
+ * @example
+ * await query(TRIM_RECENT_SQL, [['key1', 'key2'], 200]);
+ */
 export const TRIM_RECENT_SQL = `
 DELETE FROM usage_recent WHERE id IN (
   SELECT id FROM (

@@ -8,7 +8,12 @@ const H = 3_600_000;
 const T0 = Date.UTC(2024, 0, 1);
 const DAY = 24 * H;
 
-/** An aggregate row with everything not given at one request of 10 ms. */
+/**
+ * An aggregate row (test data) with everything not given at one request of 10 ms.
+ *
+ * @example
+ * await store.write({ aggregates: [aggregate({ minute: T0, key: 'k1', requests: 3 })], errors: [], recent: [] });
+ */
 export function aggregate(p: Partial<UsageAggregate> & Pick<UsageAggregate, 'minute' | 'key'>): UsageAggregate {
   return {
     accountId: 'acct_a',
@@ -25,7 +30,12 @@ export function aggregate(p: Partial<UsageAggregate> & Pick<UsageAggregate, 'min
   };
 }
 
-/** A successful request with everything not given defaulted. */
+/**
+ * A successful request (test data) with everything not given defaulted.
+ *
+ * @example
+ * recorder.record(usageEvent({ key: 'k1', at: Date.now(), method: 'eth_getLogs' }));
+ */
 export function usageEvent(p: Partial<UsageEvent> & Pick<UsageEvent, 'key' | 'at'>): UsageEvent {
   return {
     accountId: 'acct_a',
