@@ -16,7 +16,7 @@ export function keyView(r: ApiKeyRecord): KeyView {
   return {
     key: r.key,
     name: r.name,
-    plan: r.plan,
+    plan: r.plan ?? r.accountPlan,
     dev: r.dev,
     createdAt: r.createdAt.toISOString(),
     revokedAt: r.revokedAt?.toISOString() ?? null,
@@ -24,6 +24,9 @@ export function keyView(r: ApiKeyRecord): KeyView {
 }
 
 /**
+ * @deprecated Replaced by the admin REST API (`registerAdminApi`, `adminClient`); kept only until
+ * main.ts stops importing it.
+ *
  * The key operations behind `nodegate keys …`, run either in the CLI process (gateway
  * stopped) or inside the running gateway via its admin socket (so its cache stays exact).
  */

@@ -1,0 +1,35 @@
+import type { FastifyRequest } from 'fastify';
+import type { AccountStore, User } from '../accounts/AccountStore.js';
+import type { Plan } from '../plans/Plan.js';
+import type { KeyStore } from '../store/KeyStore.js';
+import type { UsageQueries } from '../usage/UsageStore.js';
+
+/** What the admin API is built from (the composition root passes these). */
+export interface AdminDeps {
+  readonly keys: KeyStore;
+  readonly accounts: AccountStore;
+  /** Recorded usage; without it the usage routes answer 404. */
+  readonly usage?: UsageQueries | undefined;
+  /** Every plan by name (config plans, or DEFAULT_PLANS). */
+  readonly plans: Readonly<Record<string, Plan>>;
+  /** Credits a key spent today (UTC), for `GET /accounts/{id}/plan`. */
+  readonly usedToday?: ((key: string) => Promise<number>) | undefined;
+  /** Called after every change to a key (create, patch, revoke): drop caches everywhere. */
+  readonly onKeyChanged: (key: string) => void;
+  /** How long a failed sign-in waits before answering 401 (default 1000 ms). */
+  readonly signInDelayMs?: number | undefined;
+  /** Failed sign-ins per client address per 15 minutes before 429 (default 20). */
+  readonly maxSignInFailures?: number | undefined;
+}
+
+/** Who is calling: a signed-in user (cookie) or an admin token (operator level). */
+export interface Caller {
+  readonly via: 'session' | 'token';
+  readonly operator: boolean;
+  readonly user: User | undefined;
+  readonly sessionId: string | undefined;
+  readonly csrfToken: string | undefined;
+}
+
+/** The caller of each authenticated request (set by the auth hook). */
+export const callers = new WeakMap<FastifyRequest, Caller>();

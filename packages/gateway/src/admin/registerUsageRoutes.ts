@@ -1,0 +1,161 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UsageBucket, UsageQueries, UsageScope } from '../usage/UsageStore.js';
+import type { AdminDeps } from './AdminDeps.js';
+import { AdminError } from './AdminError.js';
+import {
+  ErrorBody,
+  ErrorsQuery,
+  ErrorsResponse,
+  KeyParams,
+  RequestsQuery,
+  RequestsResponse,
+  TopMethodsQuery,
+  TopMethodsResponse,
+  UsageQuery,
+  UsageResponse,
+} from './adminSchemas.js';
+import { authorizeAccount, callerOf } from './authorizeAccount.js';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const DAY_MS = 24 * 3600_000;
+
+interface ScopeQuery {
+  key?: string;
+  account?: string;
+  from?: string;
+  to?: string;
+}
+
+function parseTime(value: string | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const t = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(t))
+    throw new AdminError(400, 'invalid_request', `${field}: expected epoch ms or an ISO time`, field);
+  return t;
+}
+
+function bucketFor(spanMs: number): UsageBucket {
+  if (spanMs <= 2 * 3600_000) return '1m';
+  if (spanMs <= 12 * 3600_000) return '5m';
+  if (spanMs <= 2 * DAY_MS) return '15m';
+  if (spanMs <= 14 * DAY_MS) return '1h';
+  return '1d';
+}
+
+/**
+ * Recorded usage: `GET /usage`, `/usage/top-methods`, `/usage/errors` (by key or account;
+ * everything for the operator) and `GET /keys/{key}/requests`. The caller must be a member
+ * of the key's or account's account. 404 when the gateway records no usage.
+ */
+export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void {
+  const usage = (): UsageQueries => {
+    if (!deps.usage) throw new AdminError(404, 'not_found', 'this gateway records no usage');
+    return deps.usage;
+  };
+  const scopeOf = async (req: FastifyRequest): Promise<UsageScope> => {
+    const q = req.query as ScopeQuery;
+    const to = parseTime(q.to, 'to', Date.now());
+    const from = parseTime(q.from, 'from', to - DAY_MS);
+    if (from >= to) throw new AdminError(400, 'invalid_request', 'from: must be before to', 'from');
+    if (q.key !== undefined && q.account !== undefined) {
+      throw new AdminError(400, 'invalid_request', 'account: give key or account, not both', 'account');
+    }
+    if (q.key !== undefined) {
+      const record = await deps.keys.find(q.key);
+      const allowed =
+        record &&
+        (await authorizeAccount(deps, req, record.accountId, 'read').then(
+          () => true,
+          () => false,
+        ));
+      if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
+      return { key: q.key, from, to };
+    }
+    if (q.account !== undefined) {
+      await authorizeAccount(deps, req, q.account, 'read');
+      return { accountId: q.account, from, to };
+    }
+    if (!callerOf(req).operator)
+      throw new AdminError(400, 'invalid_request', 'account: give key or account', 'account');
+    return { from, to };
+  };
+
+  api.get(
+    '/usage',
+    {
+      schema: {
+        summary: 'Usage series and totals',
+        querystring: UsageQuery,
+        response: { 200: UsageResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const store = usage();
+      const scope = await scopeOf(req);
+      const q = req.query as { bucket?: UsageBucket; byNetwork?: boolean };
+      const bucket = q.bucket ?? bucketFor(scope.to - scope.from);
+      const [series, totals] = await Promise.all([
+        store.series(scope, bucket, { byNetwork: q.byNetwork ?? false }),
+        store.totals(scope),
+      ]);
+      return { from: new Date(scope.from).toISOString(), to: new Date(scope.to).toISOString(), bucket, series, totals };
+    },
+  );
+
+  api.get(
+    '/usage/top-methods',
+    {
+      schema: {
+        summary: 'The most used methods',
+        querystring: TopMethodsQuery,
+        response: { 200: TopMethodsResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const store = usage();
+      const scope = await scopeOf(req);
+      return store.topMethods(scope, (req.query as { limit?: number }).limit ?? 10);
+    },
+  );
+
+  api.get(
+    '/usage/errors',
+    {
+      schema: {
+        summary: 'Answers by HTTP status and JSON-RPC error code',
+        querystring: ErrorsQuery,
+        response: { 200: ErrorsResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const store = usage();
+      return store.errorsByStatus(await scopeOf(req));
+    },
+  );
+
+  api.get(
+    '/keys/:key/requests',
+    {
+      schema: {
+        summary: "A key's recent requests, newest first",
+        params: KeyParams,
+        querystring: RequestsQuery,
+        response: { 200: RequestsResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const store = usage();
+      const { key } = req.params as { key: string };
+      const record = await deps.keys.find(key);
+      const allowed =
+        record &&
+        (await authorizeAccount(deps, req, record.accountId, 'read').then(
+          () => true,
+          () => false,
+        ));
+      if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
+      const q = req.query as { limit?: number; method?: string; status?: number };
+      return store.recentRequests(key, { limit: q.limit ?? 50, method: q.method, status: q.status });
+    },
+  );
+}
