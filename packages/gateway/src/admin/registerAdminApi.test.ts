@@ -48,9 +48,9 @@ async function build(extra: Partial<AdminDeps> = {}): Promise<FastifyInstance> {
 }
 
 interface Who {
-  cookie?: string;
-  csrf?: string;
-  token?: string;
+  cookie?: string | undefined;
+  csrf?: string | undefined;
+  token?: string | undefined;
 }
 const headers = (who: Who | undefined, csrf = true) => ({
   ...(who?.cookie ? { cookie: who.cookie } : {}),
@@ -102,11 +102,12 @@ beforeAll(async () => {
   await userWithRole(acme.id, 'adam@acme.test', 'admin');
   await userWithRole(acme.id, 'victor@acme.test', 'viewer');
   await userWithRole(other.id, 'bob@other.test', 'owner');
-  [alice, adam, victor, bob] = await Promise.all(
+  const signed = await Promise.all(
     ['alice@acme.test', 'adam@acme.test', 'victor@acme.test', 'bob@other.test'].map((email) =>
       signIn(app, { email, password: PASSWORD }),
     ),
   );
+  [alice, adam, victor, bob] = [signed[0]!, signed[1]!, signed[2]!, signed[3]!];
 });
 afterAll(async () => {
   await app?.close();
