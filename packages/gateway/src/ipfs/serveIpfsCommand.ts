@@ -19,7 +19,8 @@ const API = '/api/v0/';
 const GROWS_STORAGE = new Set(['pin/add', 'pin/update']);
 
 /**
- * Everything the IPFS route does once a request's key is authenticated: the path must read as
+ * Everything the IPFS route does once a request's key is authenticated (the CORS preflight,
+ * which needs no key, is answered before): POST only (405), the path must read as
  * it normalises (400 otherwise), then the command (404 unknown, 403 outside `ipfs.allow`),
  * size and stored-bytes limits (413), file-name checks on `add` (400), and the command itself:
  * pin/ls, pin/rm and pin/update over the key's own pins, object/* by the gateway, the rest
@@ -42,6 +43,9 @@ export async function serveIpfsCommand(
   const q = rest.indexOf('?');
   const path = q < 0 ? rest : rest.slice(0, q);
   if (!path.startsWith(API)) return writeIpfsText(req, res, 404, '404 page not found');
+  if (req.method !== 'POST') {
+    return writeIpfsText(req, res, 405, '405 - Method Not Allowed', { allow: 'OPTIONS, POST' });
+  }
   const problem = path === API ? undefined : unnormalisedPathProblem(path);
   if (problem !== undefined) {
     return writeIpfsError(
