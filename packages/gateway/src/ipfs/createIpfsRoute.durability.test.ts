@@ -2,14 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { create } from 'kubo-rpc-client';
 import { afterAll, expect, it } from 'vitest';
-import { type IpfsTestGateway, startIpfsTestGateway } from './startIpfsTestGateway.js';
+import { type IpfsRouteHarness, startIpfsRouteHarness } from './startIpfsRouteHarness.js';
 
-let dataDir: string | undefined;
-let running: IpfsTestGateway | undefined;
+// Restart of the node and of the pin store (PGlite in a directory, as the gateway's embedded
+// database): data, the key's pins and its stored bytes (the sum of its pins) survive.
+let running: IpfsRouteHarness | undefined;
+const dirs: string[] = [];
 
 afterAll(async () => {
   await running?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
 async function collect(source: AsyncIterable<Uint8Array>): Promise<Buffer> {
@@ -18,30 +20,45 @@ async function collect(source: AsyncIterable<Uint8Array>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-it('add + pin through the gateway survive a restart; so does the key’s stored-bytes count', {
+it('add + pin survive a restart; so do the key’s pins and stored bytes, and other keys still see none', {
   timeout: 120_000,
 }, async () => {
-  const first = await startIpfsTestGateway(); // embedded node, the default deployment
+  const first = await startIpfsRouteHarness();
   running = first;
-  dataDir = first.dataDir;
+  dirs.push(first.repo, first.pinsDir);
+  const key = first.createKey();
+  const other = first.createKey();
   const content = randomBytes(300_000);
-  const client = create({ url: `${first.ipfsUrl}/api/v0`, headers: { authorization: first.authorization } });
-  const { cid } = await client.add(content, { pin: true });
+  const client = create({ url: `${first.ipfsUrl}/api/v0`, headers: { authorization: key.authorization } });
+  const { cid, size } = await client.add(content, { pin: true });
+  expect(await first.route.storedBytes(key.key)).toBe(size);
   await first.stop({ keepData: true });
   running = undefined;
 
-  // same data directory, a stored-bytes limit below what the key has already uploaded
-  const second = await startIpfsTestGateway({ dataDir, ipfs: { maxStoredBytesPerKey: 200_000 } });
+  // same repo and database, a stored-bytes limit below what the key already stores
+  const second = await startIpfsRouteHarness({
+    repo: first.repo,
+    pinsDir: first.pinsDir,
+    keys: [key, other],
+    ipfs: { maxStoredBytesPerKey: 200_000 },
+  });
   running = second;
-  expect(second.key).toBe(first.key);
-  const again = create({ url: `${second.ipfsUrl}/api/v0`, headers: { authorization: second.authorization } });
+  const again = create({ url: `${second.ipfsUrl}/api/v0`, headers: { authorization: key.authorization } });
   expect(await collect(again.cat(cid))).toEqual(content);
   const pins = [];
   for await (const p of again.pin.ls({ paths: [cid] })) pins.push(p);
   expect(pins[0]?.type).toBe('recursive');
+  const theirs = [];
+  for await (const p of create({
+    url: `${second.ipfsUrl}/api/v0`,
+    headers: { authorization: other.authorization },
+  }).pin.ls())
+    theirs.push(p);
+  expect(theirs).toEqual([]);
+  expect(await second.route.storedBytes(key.key)).toBe(size);
   const res = await fetch(`${second.ipfsUrl}/api/v0/block/put`, {
     method: 'POST',
-    headers: { authorization: second.authorization },
+    headers: { authorization: key.authorization },
     body: (() => {
       const form = new FormData();
       form.append('file', new Blob([randomBytes(10)]));
@@ -50,6 +67,6 @@ it('add + pin through the gateway survive a restart; so does the key’s stored-
   });
   expect(res.status).toBe(413);
   const body = (await res.json()) as { Message: string };
-  const used = Number(/has stored (\d+) of 200000/.exec(body.Message)?.[1]);
-  expect(used).toBeGreaterThan(300_000);
+  expect(body.Message).toBe(`storage limit reached: this API key has stored ${size} of 200000 bytes allowed`);
+  expect(size).toBeGreaterThan(300_000);
 });

@@ -11,22 +11,36 @@ export interface IpfsCommandSpec {
   readonly storesBytes: boolean;
   /** `upstream`: proxied as it is; `gateway`: answered by the gateway (object/*, removed from Kubo). */
   readonly servedBy: 'upstream' | 'gateway';
+  /** Credits charged per call against the key's limits (uploads cost more; bytes are recorded as usage). */
+  readonly credits: number;
 }
+
+/** Credits of a command that reads, and of one that stores bytes. */
+const READ_CREDITS = 10;
+const STORE_CREDITS = 40;
 
 const hosted = (output: IpfsOutputKind, storesBytes = false): IpfsCommandSpec => ({
   allowedByDefault: true,
   output,
   storesBytes,
   servedBy: 'upstream',
+  credits: storesBytes ? STORE_CREDITS : READ_CREDITS,
 });
 const object = (output: IpfsOutputKind, storesBytes = false): IpfsCommandSpec => ({
   allowedByDefault: true,
   output,
   storesBytes,
   servedBy: 'gateway',
+  credits: storesBytes ? STORE_CREDITS : READ_CREDITS,
 });
 /** A Kubo command that exists but is not offered by default (admin, networking, MFS, keys…). */
-const other: IpfsCommandSpec = { allowedByDefault: false, output: 'json', storesBytes: false, servedBy: 'upstream' };
+const other: IpfsCommandSpec = {
+  allowedByDefault: false,
+  output: 'json',
+  storesBytes: false,
+  servedBy: 'upstream',
+  credits: READ_CREDITS,
+};
 
 /**
  * Every Kubo RPC command the gateway knows, by its path under `/api/v0/`. Known commands
