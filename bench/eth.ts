@@ -1,15 +1,18 @@
 // npm run bench -- eth [--seconds N]
 // eth_blockNumber and eth_getBlockByNumber(latest,false) at 50 connections against
-// (a) anvil direct, (b) a bare pass-through proxy (node:http + undici), (c) nodegate, all in
-// one run; then the latency nodegate adds at a fixed 2,000 req/s.
-import { mkdtemp, rm } from 'node:fs/promises';
+// (a) anvil direct, (b) a bare pass-through proxy (node:http + undici), (c) nodegate with the
+// development key (in-memory limiter), (d) nodegate with a limited key, the Redis limiter and
+// usage recording, all in one run, with each server's CPU time per request; then the latency
+// nodegate adds at a fixed 2,000 req/s, and what the Redis limiter adds to it.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { startAnvil } from '../packages/gateway/dist/embedded/startAnvil.js';
 import { spawnJsonLine, stop } from './support/children.js';
-import { startBenchNetwork } from './support/startGatewayProcess.js';
+import { startBenchNetwork, startGatewayProcess } from './support/startGatewayProcess.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const root = new URL('..', import.meta.url).pathname;
@@ -19,13 +22,25 @@ interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time (user + system) the server process spent per request, microseconds. */
+  cpuUs: number | undefined;
+}
+
+/** CPU time (user + system) of a process so far, ms (Linux /proc; 100 ticks a second). */
+async function cpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function load(
   url: string,
   body: string,
-  opts: { connections?: number; duration?: number } = {},
+  opts: { connections?: number; duration?: number; pid?: number | undefined } = {},
 ): Promise<Result> {
+  const cpuBefore = await cpuMs(opts.pid);
   const r = await autocannon({
     url,
     method: 'POST',
@@ -34,7 +49,16 @@ async function load(
     connections: opts.connections ?? 50,
     duration: opts.duration ?? seconds,
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
+  const cpuAfter = await cpuMs(opts.pid);
+  const cpuUs =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / r.requests.total;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx + r.timeouts,
+    cpuUs,
+  };
 }
 
 /**
@@ -74,6 +98,29 @@ async function fixedRateLatency(url: string, body: string, rate: number, duratio
   return { p50: pct(50), p99: pct(99), errors };
 }
 
+/**
+ * A second gateway with the Redis limiter (a fresh key prefix) and a key of its own whose
+ * limits are set (plan override and per-key credits per second), created through the admin API.
+ */
+async function startLimitedGateway(dir: string, upstreamHttp: string) {
+  const { child, ready } = await startGatewayProcess(dir, {
+    redis: { url: 'redis://127.0.0.1:6379', prefix: `nodegate-bench:${randomUUID()}:` },
+    networks: [{ name: 'bench', family: 'eth', pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] }],
+  });
+  const adminCall = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${ready.admin.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ready.admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { key: string };
+  };
+  const created = await adminCall('POST', '/accounts/operator/keys', { name: 'bench (limited)', plan: 'dev' });
+  await adminCall('PATCH', `/keys/${created.key}`, { settings: { creditsPerSecond: 50_000_000 } });
+  return { child, url: `${ready.networks.bench!.http}/v3/${created.key}` };
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'nodegate-bench-'));
   const anvil = await startAnvil();
@@ -84,10 +131,18 @@ async function main() {
     anvil.http,
   ]);
   const gw = await startBenchNetwork(dir, 'eth', anvil.http);
+  const limited = await startLimitedGateway(join(dir, 'limited'), anvil.http);
   const targets = {
     'a anvil direct': anvil.http,
     'b bare proxy': proxy.value.url as string,
     'c nodegate': gw.url,
+    'd nodegate+redis': limited.url,
+  };
+  const pids: Record<string, number | undefined> = {
+    'a anvil direct': undefined,
+    'b bare proxy': proxy.child.pid,
+    'c nodegate': gw.child.pid,
+    'd nodegate+redis': limited.child.pid,
   };
   const methods = {
     eth_blockNumber: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
@@ -100,33 +155,45 @@ async function main() {
       const results: Record<string, Result> = {};
       for (const [name, url] of Object.entries(targets)) {
         await load(url, body, { duration: 2 }); // warm-up
-        results[name] = await load(url, body);
+        results[name] = await load(url, body, { pid: pids[name] });
       }
       console.log(`\n${method}`);
-      console.log('target            req/s     p50 ms  p99 ms  errors');
+      console.log('target             req/s     p50 ms  p99 ms  errors  server CPU µs/req');
       for (const [name, r] of Object.entries(results)) {
         console.log(
-          `${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)}  ${r.errors}`,
+          `${name.padEnd(17)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)}  ${String(r.errors).padStart(6)}  ${r.cpuUs === undefined ? '-' : r.cpuUs.toFixed(0)}`,
         );
       }
       const a = results['a anvil direct']!.rps;
-      const b = results['b bare proxy']!.rps;
-      const c = results['c nodegate']!.rps;
-      console.log(`ratio c/b = ${(c / b).toFixed(2)} (goal >= 0.8)   c/a = ${(c / a).toFixed(2)}`);
+      const b = results['b bare proxy']!;
+      const c = results['c nodegate']!;
+      const d = results['d nodegate+redis']!;
+      console.log(
+        `throughput c/b = ${(c.rps / b.rps).toFixed(2)}, d/b = ${(d.rps / b.rps).toFixed(2)} (goal >= 0.8)   c/a = ${(c.rps / a).toFixed(2)}`,
+      );
+      if (b.cpuUs && c.cpuUs && d.cpuUs) {
+        console.log(`CPU per request: c/b = ${(c.cpuUs / b.cpuUs).toFixed(2)}, d/b = ${(d.cpuUs / b.cpuUs).toFixed(2)}`);
+      }
     }
     const body = methods.eth_blockNumber;
     await fixedRateLatency(targets['c nodegate'], body, 2000, 2); // warm-up
+    await fixedRateLatency(targets['d nodegate+redis'], body, 2000, 2);
     const direct = await fixedRateLatency(targets['a anvil direct'], body, 2000, seconds);
     const via = await fixedRateLatency(targets['c nodegate'], body, 2000, seconds);
+    const viaRedis = await fixedRateLatency(targets['d nodegate+redis'], body, 2000, seconds);
     const ms = (x: number) => x.toFixed(2);
     console.log(`\nfixed 2,000 req/s for ${seconds} s, eth_blockNumber (20 connections, undici client)`);
     console.log(
-      `anvil direct: p50 ${ms(direct.p50)} ms, p99 ${ms(direct.p99)} ms; nodegate: p50 ${ms(via.p50)} ms, p99 ${ms(via.p99)} ms; errors ${direct.errors + via.errors}`,
+      `anvil direct: p50 ${ms(direct.p50)} ms, p99 ${ms(direct.p99)} ms; nodegate: p50 ${ms(via.p50)} ms, p99 ${ms(via.p99)} ms; nodegate+redis: p50 ${ms(viaRedis.p50)} ms, p99 ${ms(viaRedis.p99)} ms; errors ${direct.errors + via.errors + viaRedis.errors}`,
     );
     console.log(
       `latency added by nodegate: p50 ${ms(via.p50 - direct.p50)} ms, p99 ${ms(via.p99 - direct.p99)} ms (goal p99 < 2 ms)`,
     );
+    console.log(
+      `latency the Redis limiter and usage recording add (d - c): p50 ${ms(viaRedis.p50 - via.p50)} ms (goal < 0.3 ms), p99 ${ms(viaRedis.p99 - via.p99)} ms`,
+    );
   } finally {
+    await stop(limited.child);
     await stop(gw.child);
     await stop(proxy.child);
     await anvil.stop();

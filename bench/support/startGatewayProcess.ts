@@ -9,6 +9,7 @@ export interface GatewayReady {
   networks: Record<string, { family: string; http: string; ws: string }>;
   ipfs?: string;
   devKey: { key: string; secret: string };
+  admin: { url: string; token: string };
 }
 
 /**

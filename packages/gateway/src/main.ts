@@ -6,13 +6,14 @@ import { ensureOperator } from './accounts/ensureOperator.js';
 import { registerAdminApi } from './admin/registerAdminApi.js';
 import { removeAdminEndpoint, writeAdminEndpoint } from './admin/writeAdminEndpoint.js';
 import type { GatewayConfig, NetworkFamily, NetworkSettings } from './config/types.js';
-import { buildApp, type IpfsEdge } from './edge/buildApp.js';
+import { buildApp } from './edge/buildApp.js';
 import { startEmbeddedBackends } from './embedded/startEmbeddedBackends.js';
 import { ethFamily } from './families/eth/ethFamily.js';
 import type { FamilyHandler } from './families/FamilyHandler.js';
 import { createStarknetFamily } from './families/starknet/createStarknetFamily.js';
 import { detectPendingTag } from './families/starknet/detectPendingTag.js';
-import { createIpfsRoute } from './ipfs/createIpfsRoute.js';
+import { createIpfsRoute, type IpfsRoute } from './ipfs/createIpfsRoute.js';
+import { createSqlPinStore } from './ipfs/pins/createSqlPinStore.js';
 import { createApiKey } from './keys/createApiKey.js';
 import { createKeyAuthenticator } from './keys/createKeyAuthenticator.js';
 import { createKeyChangeNotices } from './keys/createKeyChangeNotices.js';
@@ -134,13 +135,13 @@ export async function startGateway(
 
     const devKey = config.devKey ? await ensureDevKey(db.keys, dataDir) : undefined;
 
-    let ipfs: IpfsEdge | undefined;
+    let ipfs: IpfsRoute | undefined;
     if (config.ipfs) {
       const settings = config.ipfs;
       const upstreamUrl =
         (settings.upstream.embedded ? backends.get(settings.upstream.embedded)?.http : undefined) ?? settings.upstream.http;
       if (!upstreamUrl) throw new Error(`ipfs: upstream ${settings.upstream.name} has no URL`);
-      ipfs = createIpfsRoute({ settings, upstreamUrl, keys, store: db.keys });
+      ipfs = createIpfsRoute({ settings, upstreamUrl, keys, pins: await createSqlPinStore(db.query) });
     }
 
     const app = await buildApp(config, {

@@ -67,6 +67,9 @@ export async function runStart(flags: StartFlags, out: (line: string) => void): 
     out(`    HTTP API   ${gw.ipfs}/api/v0/<command>  (basic auth <API_KEY>:<API_KEY_SECRET>)`);
   }
   out(`  health     ${gw.url}/health`);
+  out(`  admin API  ${gw.admin.url}  (token in ${config.dataDir}/admin-token)`);
+  out(`  dashboard  ${gw.dashboard.url}`);
+  if (gw.dashboard.signInUrl) out(`  sign in    ${gw.dashboard.signInUrl}  (one-time link, 15 minutes)`);
   if (gw.devKey) {
     out(`development API key: ${gw.devKey.key}`);
     out(`development key secret: ${gw.devKey.secret}`);
@@ -81,6 +84,8 @@ export async function runStart(flags: StartFlags, out: (line: string) => void): 
       networks: gw.networks,
       devKey: gw.devKey ?? null,
       url: gw.url,
+      admin: gw.admin,
+      dashboard: gw.dashboard,
       ...(gw.ipfs ? { ipfs: gw.ipfs } : {}),
     };
     const tmp = `${flags.readyFile}.tmp`;

@@ -49,7 +49,14 @@ export interface IpfsSettings {
   readonly resetOnStreamError: boolean;
 }
 
-export type DatabaseSettings = { readonly kind: 'embedded' } | { readonly kind: 'postgres'; readonly url: string };
+export type DatabaseSettings =
+  | { readonly kind: 'embedded' }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      /** Schema holding nodegate's tables (default `public`); several deployments can share a database. */
+      readonly schema?: string | undefined;
+    };
 
 /** Redis, shared by every gateway instance: limits, and key-change notices (pub/sub). */
 export interface RedisSettings {

@@ -246,13 +246,17 @@ function parseUpstream(raw: unknown, at: string): UpstreamSettings {
 function parseDatabase(raw: unknown, at: string): DatabaseSettings {
   if (raw === undefined) return { kind: 'embedded' };
   const d = obj(raw, at);
-  allowOnly(d, at, ['kind', 'url']);
+  allowOnly(d, at, ['kind', 'url', 'schema']);
   const kind = str(d.kind, `${at}.kind`);
   if (kind === 'embedded') return { kind };
   if (kind === 'postgres') {
     const url = str(d.url, `${at}.url`);
     if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`${at}.url`, 'must be a postgres:// URL');
-    return { kind, url };
+    const schema = d.schema === undefined ? undefined : str(d.schema, `${at}.schema`);
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new ConfigError(`${at}.schema`, 'use lowercase letters, digits and underscores (at most 63)');
+    }
+    return { kind, url, schema };
   }
   throw new ConfigError(`${at}.kind`, 'must be "embedded" or "postgres"');
 }

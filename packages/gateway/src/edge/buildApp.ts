@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/types.js';
 import { GatewayError } from '../errors/GatewayError.js';
-import type { StreamingRoute } from '../http/StreamingRoute.js';
+import type { IpfsRoute } from '../ipfs/createIpfsRoute.js';
 import type { Limiter } from '../limits/Limiter.js';
 import type { Logger } from '../log/createLogger.js';
 import type { Network } from '../network/createNetwork.js';
@@ -17,11 +17,10 @@ import { healthReport } from './healthReport.js';
 import { normalizeRequestPath } from './normalizeRequestPath.js';
 import { redactPath } from './redactPath.js';
 import { resolveRoute } from './resolveRoute.js';
+import { serveIpfs } from './serveIpfs.js';
 import { serveJsonRpc } from './serveJsonRpc.js';
 import { createWebSocketEdge } from './ws/serveWebSocket.js';
 
-/** The IPFS API as the edge reaches it. */
-export interface IpfsEdge extends StreamingRoute {}
 
 /** What the app is built from: every dependency is passed in (the composition root builds them). */
 export interface AppDeps {
@@ -30,7 +29,7 @@ export interface AppDeps {
   readonly limiter: Limiter;
   readonly log: Logger;
   /** The IPFS API, when configured. */
-  readonly ipfs?: IpfsEdge | undefined;
+  readonly ipfs?: IpfsRoute | undefined;
   /** Registers the gateway's own pages and APIs (admin API, dashboard) on the Fastify app. */
   readonly register?: (app: FastifyInstance) => Promise<void>;
 }
@@ -74,7 +73,13 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
         });
         return;
       case 'ipfs':
-        return ipfs!.handle(req, res, `${route.rest}${target.query}`);
+        serveIpfs(req, res, `${route.rest}${target.query}`, { route: ipfs!, path: deps.path, limits, log }).catch(
+          (err: unknown) => {
+            log.error('ipfs request failed', { error: (err as Error).message });
+            writeKuboError(req, res, new GatewayError('INTERNAL_ERROR', 'internal error', { httpStatus: 500 }));
+          },
+        );
+        return;
       case 'app':
         return appHandler!(req, res);
       case 'ws':

@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
@@ -32,7 +32,7 @@ beforeAll(async () => {
         ws: { maxInFlightPerConnection: 16, maxSendBufferBytes: 65_536, maxConnectionsPerKey: 4 },
       },
     },
-    networks: (anvil) => [
+    networks: () => [
       {
         name: 'slow-net',
         family: 'eth',

@@ -53,20 +53,21 @@ export async function serveJsonRpc(
     });
     await deps.path.admit(ctx);
   } catch (err) {
-    return refuse(res, err);
+    return refuse(res, err, undefined, deps.limits.maxBodyBytes);
   }
   if (!JSON_TYPES.test(req.headers['content-type'] ?? '')) {
     return refuse(
       res,
       new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'unsupported content type: send Content-Type: application/json'),
       ctx.requestId,
+      deps.limits.maxBodyBytes,
     );
   }
   let body: string | undefined;
   try {
     body = await readJsonBody(req, { maxBytes: deps.limits.maxBodyBytes, timeoutMs: deps.limits.bodyTimeoutMs });
   } catch (err) {
-    return refuse(res, err, ctx.requestId);
+    return refuse(res, err, ctx.requestId, deps.limits.maxBodyBytes);
   }
   if (body === undefined) return; // the client went away
   if (body.trim() === '') {
@@ -90,11 +91,17 @@ export async function serveJsonRpc(
   res.end(reply.body);
 }
 
-/** Writes a whole-request refusal; the body (if any is still coming) is not read: close the connection. */
-function refuse(res: ServerResponse, err: unknown, requestId?: string): void {
-  const unread = !res.req.complete;
+/**
+ * Writes a whole-request refusal without reading the body: Node drops a small body that is
+ * still coming and keeps the connection; a body larger than the limit, or of unknown length,
+ * closes it instead of being read.
+ */
+function refuse(res: ServerResponse, err: unknown, requestId: string | undefined, maxBodyBytes: number): void {
+  const req = res.req;
+  const declared = req.headers['content-length'];
+  const drop = !req.complete && (declared === undefined || Number(declared) > maxBodyBytes);
   writeRpcError(res, err, {
     ...(requestId ? { requestId } : {}),
-    ...(unread ? { headers: { connection: 'close' } } : {}),
+    ...(drop ? { headers: { connection: 'close' } } : {}),
   });
 }

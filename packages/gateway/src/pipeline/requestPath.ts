@@ -11,6 +11,7 @@ import type { RequestContext } from './RequestContext.js';
 import type { RpcCall } from './RpcCall.js';
 import { authenticate } from './stages/authenticate.js';
 import { chargeCredits } from './stages/chargeCredits.js';
+import { createLimitGuard } from './stages/createLimitGuard.js';
 import { forwardCall, type KeyGate } from './stages/forwardCall.js';
 import { prepareCalls } from './stages/prepareCalls.js';
 import { recordUsage } from './stages/recordUsage.js';
@@ -49,8 +50,9 @@ export type SpecialForward = (call: RpcCall) => Promise<void> | undefined;
  * restrictions (caller)    origin and user-agent allowlists                                → 403
  * parse + validate         JSON-RPC envelope; params against the family's method table     → -32600/-32601/-32602
  * restrictions (calls)     method and contract allowlists (IPFS: command allowlist)        → 403 / -32002
- * limits                   credits against the per-second rate and the daily total,
- *                          a batch whole or not at all                                     → 429 / -32005
+ * limits                   a key held over its limits is refused at admission (no body
+ *                          read); then credits against the per-second rate and the daily
+ *                          total, a batch whole or not at all                              → 429 / -32005
  * forward + normalise      a per-key upstream slot, then the network (failover inside),
  *                          then the answer in the client's shape
  * record usage             in memory, flushed off the hot path
@@ -68,6 +70,7 @@ export type SpecialForward = (call: RpcCall) => Promise<void> | undefined;
  */
 export function createRequestPath(deps: RequestPathDeps) {
   const { keys, limiter, gate, usage, maxBatch } = deps;
+  const guard = createLimitGuard();
   const callContexts = new WeakMap<Network, { http: CallContext; ws: CallContext }>();
   const callContextOf = (network: Network, transport: RequestContext['transport']): CallContext => {
     let pair = callContexts.get(network);
@@ -80,16 +83,23 @@ export function createRequestPath(deps: RequestPathDeps) {
   };
 
   return {
-    /** authenticate → restrictions (caller). Throws the refusal to write. */
+    /** authenticate → restrictions (caller) → limits (a key already held over them). Throws the refusal to write. */
     async admit(ctx: RequestContext): Promise<void> {
       await authenticate(ctx, keys);
-      restrictCaller(ctx);
+      try {
+        restrictCaller(ctx);
+        guard.check(ctx);
+      } catch (err) {
+        // the key is known: its usage shows what was refused and why (the body was not read)
+        recordUsage(ctx, usage, outcome('(refused)', wireError(err).status, err, 0, undefined, 0, 0));
+        throw err;
+      }
     },
 
     /** An admitted IPFS command: restrictions (command allowlist) → limits. Throws the refusal. */
     async admitCommand(ctx: RequestContext, command: string, credits: number): Promise<void> {
       if (!methodAllowed(ctx.key!.record.settings, command)) throw refused('method');
-      await chargeCredits(ctx, limiter, credits);
+      await chargeCredits(ctx, limiter, guard, credits);
     },
 
     /** A JSON-RPC body of an admitted request: parse → validate → restrictions → limits → forward → normalise → record usage. */
@@ -111,7 +121,7 @@ export function createRequestPath(deps: RequestPathDeps) {
       let credits = 0;
       for (const c of billable) credits += c.prepared!.policy.credits;
       try {
-        await chargeCredits(ctx, limiter, credits);
+        await chargeCredits(ctx, limiter, guard, credits);
         for (const c of billable) c.credits = c.prepared!.policy.credits;
         await Promise.all(billable.map((c) => special?.(c) ?? forwardCall(ctx, network, gate, c)));
       } catch (err) {

@@ -16,5 +16,5 @@ import { openPostgresDatabase } from './postgres/openPostgresDatabase.js';
  */
 export function openDatabase(config: Pick<GatewayConfig, 'database'>, dataDir: string): Promise<Database> {
   if (config.database.kind === 'embedded') return openEmbeddedDatabase(join(dataDir, 'db'));
-  return openPostgresDatabase(config.database.url);
+  return openPostgresDatabase(config.database.url, config.database.schema ? { schema: config.database.schema } : {});
 }

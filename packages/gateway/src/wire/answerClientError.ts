@@ -15,24 +15,15 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     socket.destroy();
     return;
   }
-  switch (err.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return refuseUpgrade(
-        socket,
-        new GatewayError('INVALID_REQUEST', 'request headers too large: send smaller headers'),
-        431,
-      );
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return refuseUpgrade(
-        socket,
-        new GatewayError('INVALID_REQUEST', 'request timeout: the request headers did not arrive in time'),
-        408,
-      );
-    default:
-      return refuseUpgrade(
-        socket,
-        new GatewayError('INVALID_REQUEST', 'bad request: the HTTP request could not be parsed'),
-        400,
-      );
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    refuseUpgrade(socket, new GatewayError('INVALID_REQUEST', 'request headers too large: send smaller headers'), 431);
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    refuseUpgrade(
+      socket,
+      new GatewayError('INVALID_REQUEST', 'request timeout: the request headers did not arrive in time'),
+      408,
+    );
+  } else {
+    refuseUpgrade(socket, new GatewayError('INVALID_REQUEST', 'bad request: the HTTP request could not be parsed'), 400);
   }
 }
