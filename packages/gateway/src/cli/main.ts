@@ -4,16 +4,22 @@ import { runIpfsNodeCli } from '@nodegate/ipfs-node';
 import { ConfigError } from '../config/ConfigError.js';
 import { loadConfigFile } from '../config/loadConfigFile.js';
 import { LOG_LEVELS, type LogLevel } from '../log/createLogger.js';
-import { runKeys } from './runKeys.js';
+import { runKeys, UsageError } from './runKeys.js';
 import { runStart } from './runStart.js';
 
 const USAGE = `nodegate: one endpoint and one API key for Ethereum, Starknet and IPFS
 
 usage:
   nodegate start [--config FILE] [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--log-level LEVEL]
-  nodegate keys create [--plan NAME] [--name TEXT] [--json] [--data-dir DIR | --config FILE]
-  nodegate keys list [--json] [--data-dir DIR | --config FILE]
-  nodegate keys revoke KEY [--data-dir DIR | --config FILE]
+  nodegate keys create [--plan NAME] [--name TEXT] [--account ID] [--json]
+  nodegate keys list [--account ID] [--json]
+  nodegate keys show KEY [--json]
+  nodegate keys set KEY [--name TEXT] [--plan NAME] [--allowed-origins A,B] [--allowed-user-agents A,B]
+      [--allowed-contracts A,B] [--allowed-methods A,B] [--require-secret true|false]
+      [--jwt-key NAME=PEMFILE]... [--require-jwt true|false] [--credits-per-second N] [--credits-per-day N]
+      (an empty value clears a list, a limit or the plan override)
+  nodegate keys revoke KEY
+      keys options: [--data-dir DIR | --config FILE] [--admin-url URL] (token: NODEGATE_ADMIN_TOKEN or <dataDir>/admin-token)
   nodegate config check FILE
   nodegate ipfs-node [--listen HOST:PORT] --repo DIR [--ready-file FILE] [--reset-on-stream-error]
 
@@ -43,6 +49,17 @@ async function main(argv: string[]): Promise<number> {
       plan: { type: 'string' },
       name: { type: 'string' },
       json: { type: 'boolean' },
+      account: { type: 'string' },
+      'admin-url': { type: 'string' },
+      'allowed-origins': { type: 'string' },
+      'allowed-user-agents': { type: 'string' },
+      'allowed-contracts': { type: 'string' },
+      'allowed-methods': { type: 'string' },
+      'require-secret': { type: 'string' },
+      'jwt-key': { type: 'string', multiple: true },
+      'require-jwt': { type: 'string' },
+      'credits-per-second': { type: 'string' },
+      'credits-per-day': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,16 +82,36 @@ async function main(argv: string[]): Promise<number> {
       );
       return -1; // keep running
     case 'keys':
-      if (sub !== 'create' && sub !== 'list' && sub !== 'revoke') {
-        err('usage: nodegate keys create|list|revoke');
+      try {
+        return await runKeys(
+          sub ?? '',
+          rest,
+          {
+            config: values.config,
+            dataDir: values['data-dir'],
+            adminUrl: values['admin-url'],
+            adminToken: process.env.NODEGATE_ADMIN_TOKEN,
+            account: values.account,
+            plan: values.plan,
+            name: values.name,
+            json: values.json,
+            allowedOrigins: values['allowed-origins'],
+            allowedUserAgents: values['allowed-user-agents'],
+            allowedContracts: values['allowed-contracts'],
+            allowedMethods: values['allowed-methods'],
+            requireSecret: values['require-secret'],
+            jwtKey: values['jwt-key'],
+            requireJwt: values['require-jwt'],
+            creditsPerSecond: values['credits-per-second'],
+            creditsPerDay: values['credits-per-day'],
+          },
+          out,
+        );
+      } catch (e) {
+        if (!(e instanceof UsageError)) throw e;
+        err(e.message);
         return 2;
       }
-      return runKeys(
-        sub,
-        rest,
-        { config: values.config, dataDir: values['data-dir'], plan: values.plan, name: values.name, json: values.json },
-        out,
-      );
     case 'config':
       if (sub !== 'check' || !rest[0]) {
         err('usage: nodegate config check FILE');

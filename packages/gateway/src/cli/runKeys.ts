@@ -1,22 +1,189 @@
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { adminRequest } from '../admin/adminClient.js';
-import { type KeyView, keyCommands } from '../admin/keyCommands.js';
-import { loadConfigFile } from '../config/loadConfigFile.js';
+import { ADMIN_TOKEN_FILE } from '../accounts/ensureOperator.js';
+import { AdminApiError } from '../admin/AdminApiError.js';
+import { type AdminClient, adminClient, type KeyChange, type KeyView } from '../admin/adminClient.js';
+import { openLocalAdminApi } from '../admin/openLocalAdminApi.js';
+import { readAdminEndpoint } from '../admin/readAdminEndpoint.js';
+import { validateKeySettings } from '../admin/validateKeySettings.js';
 import { embeddedConfig } from '../config/embeddedConfig.js';
-import { acquireDataDirLock } from '../store/acquireDataDirLock.js';
-import { openKeyStore } from '../store/openKeyStore.js';
+import { loadConfigFile } from '../config/loadConfigFile.js';
+import type { KeySettings } from '../keys/KeySettings.js';
 
+/** Options of `nodegate keys …`. */
 export interface KeysFlags {
   config?: string | undefined;
   dataDir?: string | undefined;
+  /** The admin API's base URL (default: `<dataDir>/admin.json`, else in-process). */
+  adminUrl?: string | undefined;
+  /** The admin token (default: `<dataDir>/admin-token`); the CLI reads NODEGATE_ADMIN_TOKEN into it. */
+  adminToken?: string | undefined;
+  account?: string | undefined;
   plan?: string | undefined;
   name?: string | undefined;
   json?: boolean | undefined;
+  allowedOrigins?: string | undefined;
+  allowedUserAgents?: string | undefined;
+  allowedContracts?: string | undefined;
+  allowedMethods?: string | undefined;
+  requireSecret?: string | undefined;
+  jwtKey?: string[] | undefined;
+  requireJwt?: string | undefined;
+  creditsPerSecond?: string | undefined;
+  creditsPerDay?: string | undefined;
 }
 
+/** The `keys` subcommands. */
+export const KEY_COMMANDS = ['create', 'list', 'revoke', 'set', 'show'] as const;
+
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function bool(v: string, flag: string): boolean {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw new Error(`${flag} must be true or false`);
+}
+
+function credits(v: string, flag: string): number | null {
+  if (v === '') return null;
+  if (!/^\d+$/.test(v)) throw new Error(`${flag} must be a whole number (or empty to use the plan's)`);
+  return Number(v);
+}
+
+/** The change `keys set` asks for; settings checked here first with the API's own rules. */
+export async function keyChangeFromFlags(flags: KeysFlags): Promise<KeyChange> {
+  const s: Record<string, unknown> = {};
+  if (flags.allowedOrigins !== undefined) s.allowedOrigins = list(flags.allowedOrigins);
+  if (flags.allowedUserAgents !== undefined) s.allowedUserAgents = list(flags.allowedUserAgents);
+  if (flags.allowedContracts !== undefined) s.allowedContracts = list(flags.allowedContracts);
+  if (flags.allowedMethods !== undefined) s.allowedMethods = list(flags.allowedMethods);
+  if (flags.requireSecret !== undefined) s.requireSecret = bool(flags.requireSecret, '--require-secret');
+  if (flags.requireJwt !== undefined) s.requireJwt = bool(flags.requireJwt, '--require-jwt');
+  if (flags.creditsPerSecond !== undefined)
+    s.creditsPerSecond = credits(flags.creditsPerSecond, '--credits-per-second');
+  if (flags.creditsPerDay !== undefined) s.creditsPerDay = credits(flags.creditsPerDay, '--credits-per-day');
+  if (flags.jwtKey !== undefined) {
+    const given = flags.jwtKey.filter((v) => v !== '');
+    s.jwtKeys = await Promise.all(
+      given.map(async (v) => {
+        const eq = v.indexOf('=');
+        if (eq <= 0) throw new Error('--jwt-key must be NAME=PEMFILE');
+        const file = v.slice(eq + 1);
+        const pem = await readFile(file, 'utf8').catch(() => {
+          throw new Error(`--jwt-key ${v.slice(0, eq)}: cannot read ${file}`);
+        });
+        return { name: v.slice(0, eq), pem };
+      }),
+    );
+  }
+  const change: KeyChange = {};
+  if (Object.keys(s).length > 0) {
+    const check = validateKeySettings(s);
+    if (!check.ok) throw new Error(check.problem.message);
+    change.settings = check.settings;
+  }
+  if (flags.plan !== undefined) change.plan = flags.plan === '' ? null : flags.plan;
+  if (flags.name !== undefined) change.name = flags.name;
+  return change;
+}
+
+function showKey(k: KeyView, out: (line: string) => void): void {
+  const s: KeySettings = k.settings;
+  const listed = (v: readonly string[]) => (v.length ? v.join(', ') : '(any)');
+  out(`key:                 ${k.key}`);
+  out(`name:                ${k.name}`);
+  out(`account:             ${k.accountId}`);
+  out(`plan:                ${k.effectivePlan}${k.plan === null ? ' (the account plan)' : ' (key override)'}`);
+  out(`status:              ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}${k.dev ? ' (development key)' : ''}`);
+  out(`created:             ${k.createdAt}`);
+  out(`allowed origins:     ${listed(s.allowedOrigins)}`);
+  out(`allowed user agents: ${listed(s.allowedUserAgents)}`);
+  out(`allowed contracts:   ${listed(s.allowedContracts)}`);
+  out(`allowed methods:     ${listed(s.allowedMethods)}`);
+  out(`require secret:      ${s.requireSecret}`);
+  out(`JWT keys:            ${s.jwtKeys.length ? s.jwtKeys.map((j) => j.name).join(', ') : '(none)'}`);
+  out(`require JWT:         ${s.requireJwt}`);
+  out(`credits per second:  ${s.creditsPerSecond ?? '(plan)'}`);
+  out(`credits per day:     ${s.creditsPerDay ?? '(plan)'}`);
+}
+
+async function runWith(
+  client: AdminClient,
+  sub: (typeof KEY_COMMANDS)[number],
+  key: string | undefined,
+  flags: KeysFlags,
+  out: (line: string) => void,
+  change: KeyChange,
+): Promise<number> {
+  switch (sub) {
+    case 'create': {
+      const k = await client.createKey({
+        ...(flags.account ? { accountId: flags.account } : {}),
+        ...(flags.name !== undefined ? { name: flags.name } : {}),
+        ...(flags.plan ? { plan: flags.plan } : {}),
+      });
+      if (flags.json) out(JSON.stringify(k));
+      else {
+        out(`key:    ${k.key}`);
+        out(`secret: ${k.secret}   (shown once: store it now)`);
+        out(`plan:   ${k.effectivePlan}${k.name ? `   name: ${k.name}` : ''}`);
+      }
+      return 0;
+    }
+    case 'list': {
+      const keys = await client.listKeys(flags.account ? { accountId: flags.account } : {});
+      if (flags.json) out(JSON.stringify(keys));
+      else if (keys.length === 0) out('no keys');
+      else {
+        for (const k of keys) {
+          out(
+            `${k.key}  ${k.revokedAt ? 'revoked' : 'active '}  ${k.effectivePlan.padEnd(9)} ${k.createdAt}  ${k.name}`,
+          );
+        }
+      }
+      return 0;
+    }
+    case 'revoke': {
+      let revoked = true;
+      try {
+        await client.revokeKey(key!);
+      } catch (err) {
+        if (!(err instanceof AdminApiError) || (err.status !== 404 && err.status !== 409)) throw err;
+        revoked = false;
+      }
+      if (flags.json) out(JSON.stringify({ key, revoked }));
+      else out(revoked ? 'revoked' : 'no active key with that id');
+      return revoked ? 0 : 1;
+    }
+    case 'set': {
+      const k = await client.updateKey(key!, change);
+      if (flags.json) out(JSON.stringify(k));
+      else showKey(k, out);
+      return 0;
+    }
+    case 'show': {
+      const k = await client.getKey(key!);
+      if (flags.json) out(JSON.stringify(k));
+      else showKey(k, out);
+      return 0;
+    }
+  }
+}
+
+/** A command line that cannot be run as given (exit 2). */
+export class UsageError extends Error {}
+
 /**
- * `nodegate keys create|list|revoke`. While a gateway runs on the data directory the
- * command goes through its admin socket; otherwise it opens the database directly.
+ * `nodegate keys create|list|revoke|set|show`, over the admin REST API with the admin token:
+ * the running gateway's (from `--admin-url` or `<dataDir>/admin.json`), or, when none runs on
+ * the data directory, the same API served in-process over the database.
+ *
+ * @example
+ * await runKeys('set', [key], { dataDir, allowedOrigins: 'https://app.example.com' }, console.log);
  */
 export async function runKeys(
   sub: string,
@@ -24,64 +191,42 @@ export async function runKeys(
   flags: KeysFlags,
   out: (line: string) => void,
 ): Promise<number> {
+  if (!(KEY_COMMANDS as readonly string[]).includes(sub))
+    throw new UsageError(`usage: nodegate keys ${KEY_COMMANDS.join('|')}`);
+  const command = sub as (typeof KEY_COMMANDS)[number];
+  const key = args[0];
+  if (command !== 'create' && command !== 'list' && !key) throw new UsageError(`usage: nodegate keys ${command} KEY`);
+  // checked before anything is opened or sent
+  const change = command === 'set' ? await keyChangeFromFlags(flags) : {};
+  if (command === 'set' && Object.keys(change).length === 0) {
+    throw new UsageError('usage: nodegate keys set KEY --SETTING VALUE… (give at least one setting)');
+  }
   const config = flags.config
     ? await loadConfigFile(flags.config)
     : embeddedConfig(flags.dataDir ? { dataDir: flags.dataDir } : {});
   const dataDir = resolve(flags.dataDir ?? config.dataDir);
-  const socket = join(dataDir, 'admin.sock');
-
-  const viaSocket = async () => {
-    if (sub === 'create') return adminRequest(socket, 'POST', '/keys', { name: flags.name, plan: flags.plan });
-    if (sub === 'list') return adminRequest(socket, 'GET', '/keys');
-    return adminRequest(socket, 'POST', '/keys/revoke', { key: args[0] });
+  const token = async () => {
+    if (flags.adminToken) return flags.adminToken;
+    const saved = await readFile(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').catch(() => '');
+    if (!saved.trim())
+      throw new Error(`no admin token: set NODEGATE_ADMIN_TOKEN or start the gateway once on ${dataDir}`);
+    return saved.trim();
   };
-  const direct = async () => {
-    const unlock = await acquireDataDirLock(dataDir);
-    const store = await openKeyStore(config, dataDir);
+
+  if (flags.adminUrl) return runWith(adminClient(flags.adminUrl, await token()), command, key, flags, out, change);
+  const running = await readAdminEndpoint(dataDir);
+  if (running) {
     try {
-      const cmds = keyCommands(store);
-      if (sub === 'create')
-        return await cmds.create({
-          ...(flags.name ? { name: flags.name } : {}),
-          ...(flags.plan ? { plan: flags.plan } : {}),
-        });
-      if (sub === 'list') return await cmds.list();
-      return { revoked: await cmds.revoke(args[0]!) };
-    } finally {
-      await store.close();
-      await unlock();
+      return await runWith(adminClient(running, await token()), command, key, flags, out, change);
+    } catch (err) {
+      // a gateway that stopped without cleaning up: nothing was sent, serve it here instead
+      if (!(err instanceof AdminApiError && err.code === 'unreachable')) throw err;
     }
-  };
-
-  if (sub === 'revoke' && !args[0]) {
-    out('usage: nodegate keys revoke KEY');
-    return 2;
   }
-  const result = (await viaSocket()) ?? (await direct());
-
-  if (sub === 'create') {
-    const k = result as KeyView & { secret: string };
-    if (flags.json) out(JSON.stringify(k));
-    else {
-      out(`key:    ${k.key}`);
-      out(`secret: ${k.secret}   (shown once: store it now)`);
-      out(`plan:   ${k.plan}${k.name ? `   name: ${k.name}` : ''}`);
-    }
-    return 0;
+  const local = await openLocalAdminApi(config, dataDir);
+  try {
+    return await runWith(local.client, command, key, flags, out, change);
+  } finally {
+    await local.close();
   }
-  if (sub === 'list') {
-    const keys = result as KeyView[];
-    if (flags.json) out(JSON.stringify(keys));
-    else if (keys.length === 0) out('no keys');
-    else {
-      for (const k of keys) {
-        out(`${k.key}  ${k.revokedAt ? 'revoked' : 'active '}  ${k.plan.padEnd(8)} ${k.createdAt}  ${k.name}`);
-      }
-    }
-    return 0;
-  }
-  const revoked = (result as { revoked: boolean }).revoked;
-  if (flags.json) out(JSON.stringify({ key: args[0], revoked }));
-  else out(revoked ? 'revoked' : 'no active key with that id');
-  return revoked ? 0 : 1;
 }

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminRequest } from '../admin/adminClient.js';
+import { adminClient } from '../admin/adminClient.js';
 import { validateConfig } from '../config/validateConfig.js';
 import { type RunningGateway, startGateway } from '../main.js';
 
@@ -15,9 +15,9 @@ export interface IpfsTestGateway {
   readonly secret: string;
   /** `Basic base64(key:secret)` of the development key. */
   readonly authorization: string;
-  /** Creates another key through the running gateway's admin socket. */
+  /** Creates another key through the running gateway's admin API. */
   createKey(): Promise<{ key: string; secret: string; authorization: string }>;
-  /** Revokes a key through the admin socket (takes effect at once). */
+  /** Revokes a key through the admin API (takes effect at once). */
   revokeKey(key: string): Promise<void>;
   /** Stops the gateway; `keepData` leaves the data directory for a restart. */
   stop(options?: { keepData?: boolean }): Promise<void>;
@@ -54,7 +54,8 @@ export async function startIpfsTestGateway(
     },
   });
   const gw = await startGateway(config);
-  const socket = join(dataDir, 'admin.sock');
+  // the running gateway's admin API, with the admin token it keeps in the data directory
+  const admin = adminClient(gw.url, await readFile(join(dataDir, 'admin-token'), 'utf8'));
   const { key, secret } = gw.devKey!;
   return {
     gw,
@@ -64,14 +65,11 @@ export async function startIpfsTestGateway(
     secret,
     authorization: basicAuth(key, secret),
     async createKey() {
-      const created = (await adminRequest(socket, 'POST', '/keys', { name: 'test' })) as {
-        key: string;
-        secret: string;
-      };
+      const created = await admin.createKey({ name: 'test' });
       return { key: created.key, secret: created.secret, authorization: basicAuth(created.key, created.secret) };
     },
     async revokeKey(k) {
-      await adminRequest(socket, 'POST', '/keys/revoke', { key: k });
+      await admin.revokeKey(k);
     },
     async stop(stopOptions = {}) {
       await gw.close();

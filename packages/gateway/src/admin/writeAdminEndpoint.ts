@@ -1,0 +1,21 @@
+import { chmod, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** File in the data directory telling the CLI where the running gateway's admin API is. */
+export const ADMIN_ENDPOINT_FILE = 'admin.json';
+
+/**
+ * Records where the running gateway answers the admin API: `<dataDir>/admin.json`
+ * `{ "url": "http://127.0.0.1:PORT" }` (mode 0600, written atomically). Call once the gateway
+ * listens; `removeAdminEndpoint` at stop.
+ *
+ * @example
+ * await writeAdminEndpoint(dataDir, gw.url);
+ */
+export async function writeAdminEndpoint(dataDir: string, url: string): Promise<void> {
+  const file = join(dataDir, ADMIN_ENDPOINT_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify({ url }, null, 2)}\n`, { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  await rename(tmp, file);
+}
