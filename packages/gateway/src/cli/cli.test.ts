@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,8 @@ interface Started {
   ready: {
     networks: Record<string, { family: string; http: string; ws: string }>;
     devKey: { key: string; secret: string };
+    url: string;
+    signInUrl: string;
   };
 }
 
@@ -77,7 +79,7 @@ const alive = (pid: number) => {
 };
 
 describe('nodegate CLI', () => {
-  it('start: serves, prints URLs and the dev key, writes the ready file; keys create/list/revoke while running; stops cleanly; keys survive a restart', async () => {
+  it('start: serves, prints URLs, the dev key and a sign-in link, writes the ready file and admin.json; keys create/list/set/show/revoke over the admin API while running; stops cleanly; keys offline; keys survive a restart', async () => {
     const dataDir = join(dir, 'data');
     const first = await start(dataDir);
     const net = first.ready.networks['eth-devnet']!;
@@ -88,59 +90,77 @@ describe('nodegate CLI', () => {
     expect(first.output()).toContain(`${net.http}/v3/<API_KEY>`);
     expect((await rpc(`${net.http}/v3/${first.ready.devKey.key}`, 'eth_chainId')).result).toBe('0x7a69');
 
-    // keys through the running gateway's admin socket
-    const created = JSON.parse(
-      (
-        await run(process.execPath, [
-          CLI,
-          'keys',
-          'create',
-          '--plan',
-          'team',
-          '--name',
-          'ci',
-          '--json',
-          '--data-dir',
-          dataDir,
-        ])
-      ).stdout,
-    );
+    // the operator: a one-time dashboard sign-in link (printed and in the ready file), the admin
+    // token in <dataDir>/admin-token (0600), and admin.json naming the running gateway's URL
+    expect(first.ready.signInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/sign-in\?token=[\w-]{43}$/);
+    expect(first.output()).toContain(first.ready.signInUrl);
+    expect(JSON.parse(await readFile(join(dataDir, 'admin.json'), 'utf8'))).toEqual({ url: first.ready.url });
+    const adminToken = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
+    expect((await stat(join(dataDir, 'admin-token'))).mode & 0o777).toBe(0o600);
+    expect(first.output()).not.toContain(adminToken);
+    const signIn = await fetch(`${first.ready.url}/admin/api/v1/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signInToken: new URL(first.ready.signInUrl).searchParams.get('token') }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.get('set-cookie')).toMatch(/^nodegate_session=/);
+
+    // keys through the running gateway's admin API
+    const keys = (...args: string[]) => run(process.execPath, [CLI, 'keys', ...args, '--data-dir', dataDir]);
+    const created = JSON.parse((await keys('create', '--plan', 'team', '--name', 'ci', '--json')).stdout);
     expect(created.secret).toMatch(/^[0-9a-f]{32}$/);
     expect(created.plan).toBe('team');
     expect((await rpc(`${net.http}/v3/${created.key}`, 'eth_chainId')).result).toBe('0x7a69');
-    const toRevoke = JSON.parse(
-      (await run(process.execPath, [CLI, 'keys', 'create', '--json', '--data-dir', dataDir])).stdout,
-    );
+    const toRevoke = JSON.parse((await keys('create', '--json')).stdout);
     expect((await rpc(`${net.http}/v3/${toRevoke.key}`, 'eth_chainId')).result).toBe('0x7a69');
-    await run(process.execPath, [CLI, 'keys', 'revoke', toRevoke.key, '--data-dir', dataDir]);
+    await keys('revoke', toRevoke.key);
     const revokedCall = await fetch(`${net.http}/v3/${toRevoke.key}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
     });
     expect(revokedCall.status).toBe(401);
-    const listed = JSON.parse(
-      (await run(process.execPath, [CLI, 'keys', 'list', '--json', '--data-dir', dataDir])).stdout,
-    );
+
+    // settings take effect at once (the gateway drops its cached key on the change)
+    const set = JSON.parse((await keys('set', created.key, '--allowed-methods', 'eth_blockNumber', '--json')).stdout);
+    expect(set.settings.allowedMethods).toEqual(['eth_blockNumber']);
+    expect((await rpc(`${net.http}/v3/${created.key}`, 'eth_chainId')).error).toBeDefined();
+    expect((await rpc(`${net.http}/v3/${created.key}`, 'eth_blockNumber')).result).toMatch(/^0x/);
+    const bad = await keys('set', created.key, '--allowed-origins', 'https://a.example.com/path').catch((e) => e);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('settings.allowedOrigins[0]');
+    await keys('set', created.key, '--allowed-methods', '');
+    expect((await rpc(`${net.http}/v3/${created.key}`, 'eth_chainId')).result).toBe('0x7a69');
+    const shown = (await keys('show', created.key)).stdout;
+    expect(shown).toMatch(/plan:\s+team \(key override\)/);
+    expect(shown).toMatch(/allowed methods:\s+\(any\)/);
+
+    const listed = JSON.parse((await keys('list', '--json')).stdout);
     expect(listed.map((k: any) => k.key)).toEqual([first.ready.devKey.key, created.key, toRevoke.key]);
     expect(listed[2].revokedAt).not.toBeNull();
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     expect(first.output()).not.toContain(created.key);
 
-    // SIGTERM stops the gateway and its anvil
+    // SIGTERM stops the gateway and its anvil, and removes admin.json
     const kids = await childPids(first.child.pid!);
     expect(kids.length).toBeGreaterThan(0);
     expect(await stop(first)).toBe(0);
     for (const pid of kids) expect(alive(pid)).toBe(false);
+    expect(existsSync(join(dataDir, 'admin.json'))).toBe(false);
 
-    // keys while stopped open the database directly
-    const offline = (await run(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir])).stdout;
+    // keys while stopped: the same API in-process over the database
+    const offline = (await keys('list')).stdout;
     expect(offline).toContain(created.key);
     expect(offline).toMatch(new RegExp(`${toRevoke.key}\\s+revoked`));
+    const offlineSet = JSON.parse((await keys('set', created.key, '--credits-per-day', '1000', '--json')).stdout);
+    expect(offlineSet.settings.creditsPerDay).toBe(1000);
 
     const second = await start(dataDir);
     try {
       expect(second.ready.devKey).toEqual(first.ready.devKey);
+      expect(second.ready.signInUrl).not.toBe(first.ready.signInUrl);
+      expect((await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()).toBe(adminToken);
       const url = second.ready.networks['eth-devnet']!.http;
       expect((await rpc(`${url}/v3/${created.key}`, 'eth_chainId')).result).toBe('0x7a69');
       expect(
@@ -152,6 +172,7 @@ describe('nodegate CLI', () => {
           })
         ).status,
       ).toBe(401);
+      expect(JSON.parse((await keys('show', created.key, '--json')).stdout).settings.creditsPerDay).toBe(1000);
     } finally {
       expect(await stop(second)).toBe(0);
     }
@@ -180,5 +201,8 @@ describe('nodegate CLI', () => {
     const err = await run(process.execPath, [CLI, 'frobnicate']).catch((e) => e);
     expect(err.code).toBe(2);
     expect(err.stderr).toContain('usage:');
+    const noKey = await run(process.execPath, [CLI, 'keys', 'show', '--data-dir', join(dir, 'nokey')]).catch((e) => e);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('usage: nodegate keys show KEY');
   });
 });
