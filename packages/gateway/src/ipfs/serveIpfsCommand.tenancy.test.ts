@@ -313,6 +313,21 @@ describe('defect 2: pins are per key', () => {
     expect((await onNode('pin/ls', `?arg=${block}`)).status).toBe(500);
   });
 
+  it('a direct pin of a CID another key pins recursively succeeds, and the last owner’s pin/rm unpins', async () => {
+    const cid = (await clientA.add(randomBytes(500))).cid;
+    expect((await clientB.pin.add(cid, { recursive: false })).toString()).toBe(cid.toString());
+    expect((await all(clientB.pin.ls({ paths: [cid] })))[0]?.type).toBe('direct');
+    // A's own recursive pin still refuses a direct pin, as Kubo does
+    const own = await send(h.ipfsUrl, apiPath(`pin/add?arg=${cid}&recursive=false`), {
+      headers: { authorization: a.authorization },
+    });
+    expect(kuboError(own, 500)).toBe(`${cid} already pinned recursively`);
+    await clientA.pin.rm(cid);
+    expect((await onNode('pin/ls', `?arg=${cid}`)).status).toBe(200); // kept for B
+    await clientB.pin.rm(cid, { recursive: false });
+    expect((await onNode('pin/ls', `?arg=${cid}`)).status).toBe(500);
+  });
+
   it('every way of pinning records ownership: add (roots only), dag/put, block/put, dag/import, object/put', async () => {
     const c = h.createKey();
     const client = create({ url: api(), headers: { authorization: c.authorization } });

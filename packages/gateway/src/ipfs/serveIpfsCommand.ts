@@ -4,6 +4,7 @@ import { createPinRecorder } from './createPinRecorder.js';
 import { dagSize } from './dagSize.js';
 import type { IpfsCommandContext } from './IpfsCommandContext.js';
 import { IpfsCommandError } from './IpfsCommandError.js';
+import { pinAddDirectForKey } from './pinAddDirectForKey.js';
 import { pinLsForKey } from './pinLsForKey.js';
 import { pinRmForKey } from './pinRmForKey.js';
 import { pinUpdateForKey } from './pinUpdateForKey.js';
@@ -85,7 +86,11 @@ export async function serveIpfsCommand(
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
+  const directPinAdd = command.name === 'pin/add' && params.get('recursive') === 'false';
   switch (command.name) {
+    case 'pin/add':
+      if (directPinAdd) discardRequestBody(req);
+      break;
     case 'pin/ls':
     case 'pin/rm':
     case 'pin/update':
@@ -98,6 +103,8 @@ export async function serveIpfsCommand(
       return pinRmForKey(ctx, key, params, res, controller.signal);
     case 'pin/update':
       return pinUpdateForKey(ctx, key, params, res, controller.signal);
+    case 'pin/add':
+      if (directPinAdd) return pinAddDirectForKey(ctx, key, params, res, controller.signal);
   }
   if (command.spec.servedBy === 'gateway') {
     await runObjectCommand(command.name as ObjectCommandName, req, res, upstream, params, {
