@@ -21,7 +21,6 @@ import { serveIpfs } from './serveIpfs.js';
 import { serveJsonRpc } from './serveJsonRpc.js';
 import { createWebSocketEdge } from './ws/serveWebSocket.js';
 
-
 /** What the app is built from: every dependency is passed in (the composition root builds them). */
 export interface AppDeps {
   readonly networks: readonly Network[];
@@ -91,7 +90,10 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
         if (req.method === 'OPTIONS') return void res.writeHead(204, PREFLIGHT_HEADERS).end();
         return writeRpcError(
           res,
-          new GatewayError('NETWORK_NOT_FOUND', 'network not found: no network matches this Host header or path prefix'),
+          new GatewayError(
+            'NETWORK_NOT_FOUND',
+            'network not found: no network matches this Host header or path prefix',
+          ),
         );
       case 'not-found':
         if (req.method === 'OPTIONS') return void res.writeHead(204, PREFLIGHT_HEADERS).end();
@@ -129,7 +131,10 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
         refuseUpgrade(
           socket,
           route.kind === 'network-not-found'
-            ? new GatewayError('NETWORK_NOT_FOUND', 'network not found: no network matches this Host header or path prefix')
+            ? new GatewayError(
+                'NETWORK_NOT_FOUND',
+                'network not found: no network matches this Host header or path prefix',
+              )
             : new GatewayError('NOT_FOUND', 'not found: WebSocket endpoints are {ws_url}/ws/v3/<API_KEY>'),
         );
       });
@@ -158,15 +163,25 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     reply
       .code(404)
       .type('application/json')
-      .send({ jsonrpc: '2.0', id: null, error: { code: -32004, message: `not found: ${req.method} ${redactPath(req.url.split('?')[0] ?? '')}` } });
+      .send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32004, message: `not found: ${req.method} ${redactPath(req.url.split('?')[0] ?? '')}` },
+      });
   });
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) log.error('request failed', { method: req.method, path: redactPath(req.url), error: err.message });
+    if (status === 500)
+      log.error('request failed', { method: req.method, path: redactPath(req.url), error: err.message });
     reply
       .code(status)
       .type('application/json')
-      .send({ error: { code: status === 500 ? 'internal' : 'bad_request', message: status === 500 ? 'internal error' : err.message } });
+      .send({
+        error: {
+          code: status === 500 ? 'internal' : 'bad_request',
+          message: status === 500 ? 'internal error' : err.message,
+        },
+      });
   });
   return app;
 }

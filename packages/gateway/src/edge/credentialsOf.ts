@@ -13,10 +13,7 @@ import { readCredentials } from './readCredentials.js';
 export function credentialsOf(pathKey: string, authorization: string | undefined): Credentials {
   const auth = readCredentials(authorization);
   if (auth.malformed) {
-    throw new GatewayError(
-      'UNAUTHORIZED',
-      'malformed Authorization header: use Basic base64(:SECRET) or Bearer <JWT>',
-    );
+    throw new GatewayError('UNAUTHORIZED', 'malformed Authorization header: use Basic base64(:SECRET) or Bearer <JWT>');
   }
   if (auth.user !== undefined && auth.user !== '' && auth.user !== pathKey) {
     throw new GatewayError('UNAUTHORIZED', 'the basic auth user must be empty or the API key of the path');

@@ -34,7 +34,10 @@ export function readJsonBody(
     const timer = setTimeout(
       () =>
         finish(
-          new GatewayError('REQUEST_TIMEOUT', `request timeout: the body did not arrive within ${options.timeoutMs} ms`),
+          new GatewayError(
+            'REQUEST_TIMEOUT',
+            `request timeout: the body did not arrive within ${options.timeoutMs} ms`,
+          ),
         ),
       options.timeoutMs,
     );

@@ -99,7 +99,9 @@ export async function serveJsonRpc(
 function refuse(res: ServerResponse, err: unknown, requestId: string | undefined, maxBodyBytes: number): void {
   const req = res.req;
   const declared = req.headers['content-length'];
-  const drop = !req.complete && (declared === undefined || Number(declared) > maxBodyBytes);
+  const timedOut = err instanceof GatewayError && err.kind === 'REQUEST_TIMEOUT';
+  const drop = !req.complete && (timedOut || declared === undefined || Number(declared) > maxBodyBytes);
+  if (drop) res.once('finish', () => req.socket.destroy());
   writeRpcError(res, err, {
     ...(requestId ? { requestId } : {}),
     ...(drop ? { headers: { connection: 'close' } } : {}),

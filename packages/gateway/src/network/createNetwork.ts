@@ -89,10 +89,12 @@ export function createNetwork(settings: NetworkSettings, family: FamilyHandler, 
         upstreams.map(async (u) => {
           const started = performance.now();
           try {
-            await Promise.race([
-              u.call({ jsonrpc: '2.0', id: nextId++, method: family.probeMethod, params: [] }),
-              new Promise((_, reject) => setTimeout(() => reject(new Error('probe timed out')), timeoutMs).unref()),
-            ]);
+            // aborted at the deadline, so a probe never outlives it (nor holds the pool at shutdown)
+            await u.call(
+              { jsonrpc: '2.0', id: nextId++, method: family.probeMethod, params: [] },
+              false,
+              AbortSignal.timeout(timeoutMs),
+            );
             return { ...u.health(), healthy: true, lastLatencyMs: Math.round(performance.now() - started) };
           } catch {
             return { ...u.health(), healthy: false };

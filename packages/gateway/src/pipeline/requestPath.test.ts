@@ -110,7 +110,10 @@ describe('key settings: allowlists', () => {
     expect((await postJson(url(k.key), call('eth_getBalance', [ADDR, 'latest']))).json.result).toBe('0x0');
     expectRefused(await postJson(url(k.key), call('eth_getBalance', [OTHER, 'latest'])), 'contract');
     expectRefused(await postJson(url(k.key), call('eth_call', [{ to: OTHER, data: '0x' }, 'latest'])), 'contract');
-    expectRefused(await postJson(url(k.key), call('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])), 'contract');
+    expectRefused(
+      await postJson(url(k.key), call('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])),
+      'contract',
+    );
     expect((await postJson(url(k.key), call('eth_getLogs', [{ address: ADDR, fromBlock: '0x0' }]))).status).toBe(200);
     // methods that name no contract pass
     expect((await postJson(url(k.key), call('eth_chainId'))).status).toBe(200);

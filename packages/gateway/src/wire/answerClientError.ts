@@ -24,6 +24,10 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
       408,
     );
   } else {
-    refuseUpgrade(socket, new GatewayError('INVALID_REQUEST', 'bad request: the HTTP request could not be parsed'), 400);
+    refuseUpgrade(
+      socket,
+      new GatewayError('INVALID_REQUEST', 'bad request: the HTTP request could not be parsed'),
+      400,
+    );
   }
 }

@@ -77,7 +77,13 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
     wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, ctx, network, aborter, key));
   }
 
-  function serveConnection(ws: WebSocket, connection: RequestContext, network: Network, aborter: AbortController, key: string) {
+  function serveConnection(
+    ws: WebSocket,
+    connection: RequestContext,
+    network: Network,
+    aborter: AbortController,
+    key: string,
+  ) {
     let bridge: SubscriptionBridge | undefined;
     let inFlight = 0;
     let closing = false;

@@ -21,11 +21,9 @@ export async function chargeCredits(
   const decision = await limiter.charge(ctx.key!.record.key, credits, ctx.key!.limits);
   if (decision.ok) return;
   const err = limitError(decision);
-  // held until the limiter would admit again: later requests are refused before their body is read
-  guard.hold(
-    ctx,
-    err,
-    decision.kind === 'rate' ? Date.now() + decision.backoffSeconds * 1000 : Date.parse(decision.resetsAt),
-  );
+  // held until the limiter would admit anything again: later requests are refused before their
+  // body is read (a day that still has credits left may admit a smaller request: not held)
+  if (decision.kind === 'rate') guard.hold(ctx, err, Date.now() + decision.backoffSeconds * 1000);
+  else if (decision.used >= decision.dailyLimit) guard.hold(ctx, err, Date.parse(decision.resetsAt));
   throw err;
 }

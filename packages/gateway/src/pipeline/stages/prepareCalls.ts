@@ -17,7 +17,12 @@ export interface PreparedBody {
  * @example
  * const { batch, calls } = prepareCalls(body, network.family, { transport: 'http', dev: true }, 100);
  */
-export function prepareCalls(body: string, family: FamilyHandler, callCtx: CallContext, maxBatch: number): PreparedBody {
+export function prepareCalls(
+  body: string,
+  family: FamilyHandler,
+  callCtx: CallContext,
+  maxBatch: number,
+): PreparedBody {
   const payload = parseRpcPayload(body, maxBatch);
   const items = payload.kind === 'single' ? [payload.item] : payload.items;
   const calls = items.map((item): RpcCall => {
