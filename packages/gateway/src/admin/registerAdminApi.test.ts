@@ -277,6 +277,41 @@ describe('admin API: authentication', () => {
     expect(unknown.statusCode).toBe(404);
     expect(json(unknown).error.code).toBe('not_found');
   });
+  it('mounts like the gateway does: root hooks, not-found and error handlers set after it stay apart', async () => {
+    const gw = Fastify();
+    gw.addHook('onRequest', async (_req, reply) => {
+      reply.header('access-control-allow-origin', '*');
+    });
+    await registerAdminApi(gw, { keys: db.keys, accounts: db.accounts, plans, onKeyChanged: () => {} });
+    gw.setNotFoundHandler((_req, reply) => reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: -32004 } }));
+    gw.setErrorHandler((_err, _req, reply) => reply.code(500).send({ root: true }));
+    gw.post('/rpc', async (req) => req.body);
+    try {
+      const admin404 = await gw.inject({
+        method: 'GET',
+        url: `${API}/nothing`,
+        headers: { authorization: `Bearer ${operatorToken}` },
+      });
+      expect(admin404.json()).toEqual({ error: { code: 'not_found', message: 'no such admin API route' } });
+      expect((await gw.inject({ method: 'GET', url: '/nothing' })).json()).toMatchObject({ jsonrpc: '2.0' });
+      const invalid = await gw.inject({
+        method: 'POST',
+        url: `${API}/accounts`,
+        headers: { authorization: `Bearer ${operatorToken}` },
+        payload: { name: 7 },
+      });
+      expect(invalid.json().error.field).toBe('name');
+      expect((await gw.inject({ method: 'POST', url: '/rpc', payload: { x: 1 } })).json()).toEqual({ x: 1 });
+      const listed = await gw.inject({
+        method: 'GET',
+        url: `${API}/plans`,
+        headers: { authorization: `Bearer ${operatorToken}` },
+      });
+      expect(listed.statusCode).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  });
 });
 
 describe('admin API: accounts, roles and tenant isolation', () => {
