@@ -376,6 +376,41 @@ describe('defect 2: pins are per key', () => {
     expect(await all(plain.pin.ls())).toEqual([]);
   });
 
+  it('options are read as Kubo reads them (pin=1, ?pin, aliases), so no pin goes unrecorded', async () => {
+    const c = h.createKey();
+    const headers = (contentType: string) => ({ authorization: c.authorization, 'content-type': contentType });
+    const dag = multipart([{ data: JSON.stringify({ v: randomBytes(4).toString('hex') }) }]);
+    const put = await send(h.ipfsUrl, apiPath('dag/put?pin=1'), { headers: headers(dag.contentType), body: dag.body });
+    const dagCid = (JSON.parse(put.body.toString()) as { Cid: { '/': string } }).Cid['/'];
+    const block = multipart([{ data: randomBytes(16) }]);
+    const bput = await send(h.ipfsUrl, apiPath('block/put?pin'), {
+      headers: headers(block.contentType),
+      body: block.body,
+    });
+    const blockCid = (JSON.parse(bput.body.toString()) as { Key: string }).Key;
+    const files = multipart([
+      { data: randomBytes(16), filename: 'q1.txt' },
+      { data: randomBytes(16), filename: 'q2.txt' },
+    ]);
+    const quiet = await send(h.ipfsUrl, apiPath('add?Q=T'), { headers: headers(files.contentType), body: files.body });
+    expect(quiet.body.toString().trim().split('\n')).toHaveLength(1);
+    expect((await h.pins.list(c.key)).map((p) => p.cid)).toEqual(expect.arrayContaining([dagCid, blockCid]));
+    expect(await h.pins.list(c.key)).toHaveLength(4);
+    for (const cid of [dagCid, blockCid]) expect((await onNode('pin/ls', `?arg=${cid}`)).status).toBe(200);
+    // a direct pin by its alias, and values that do not convert or come twice
+    const loose = (await clientA.add(randomBytes(20), { pin: false })).cid;
+    await send(h.ipfsUrl, apiPath(`pin/add?arg=${loose}&r=0`), { headers: { authorization: c.authorization } });
+    expect((await h.pins.get(c.key, loose.toString()))?.type).toBe('direct');
+    const bad = await send(h.ipfsUrl, apiPath(`pin/add?arg=${loose}&recursive=maybe`), {
+      headers: { authorization: c.authorization },
+    });
+    expect(kuboError(bad, 400)).toMatch(/Could not convert value "maybe"/);
+    const twice = await send(h.ipfsUrl, apiPath(`pin/rm?arg=${loose}&recursive=false&r=true`), {
+      headers: { authorization: c.authorization },
+    });
+    expect(kuboError(twice, 400)).toMatch(/only a single value/);
+  });
+
   it('silent and quieter still record the roots, and answer as the node does', async () => {
     const c = h.createKey();
     const { body, contentType } = multipart([

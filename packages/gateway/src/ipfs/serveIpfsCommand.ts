@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { canonicalOptions } from './canonicalOptions.js';
 import { createMultipartNameGuard } from './createMultipartNameGuard.js';
 import { createPinRecorder } from './createPinRecorder.js';
 import { dagSize } from './dagSize.js';
@@ -73,6 +74,7 @@ export async function serveIpfsCommand(
     params.delete('arg');
     for (const a of [command.pathArg, ...args]) params.append('arg', a);
   }
+  canonicalOptions(command.name, params);
   const stores = command.spec.storesBytes && params.get('only-hash') !== 'true';
   let used = 0;
   if (stores || GROWS_STORAGE.has(command.name)) {
