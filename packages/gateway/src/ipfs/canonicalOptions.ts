@@ -14,7 +14,7 @@ const DECIDING: Readonly<Record<string, Readonly<Record<string, DecidingOption>>
   add: { pin: bool(), 'only-hash': bool('n'), 'wrap-with-directory': bool('w'), silent: bool(), quieter: bool('Q') },
   'block/put': { pin: bool() },
   'dag/put': { pin: bool() },
-  'dag/import': { 'pin-roots': bool() },
+  'dag/import': { 'pin-roots': bool(), silent: bool() },
   'object/put': { pin: bool() },
   'pin/add': { recursive: bool('r') },
   'pin/rm': { recursive: bool('r') },

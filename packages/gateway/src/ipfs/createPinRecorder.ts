@@ -23,7 +23,8 @@ interface SeenPin {
  * `dag/import` with pin-roots, `pin/add`): an observer of the upstream's answer that records
  * the key's ownership of what was pinned, with its size, before the client sees the answer's
  * end. `add`'s roots are the wrapper with wrap-with-directory, else each top-level entry (a
- * Name without '/'); `silent`/`quieter` are applied by the gateway so the roots stay visible.
+ * Name without '/'); `silent`/`quieter` (and dag/import's `silent`) are applied by the gateway so
+ * the roots stay visible to it.
  * Undefined when the command pins nothing with these options.
  *
  * @example
@@ -119,12 +120,29 @@ export function createPinRecorder(
     case 'block/put':
       if (!flag('pin')) return undefined;
       return simple((v) => push(v.Key, 'recursive'));
-    case 'dag/import':
+    case 'dag/import': {
       if (params.get('pin-roots') === 'false') return undefined;
-      return simple((v) => {
+      // silent hides the Root lines: the gateway asks for them and drops them itself
+      const silent = flag('silent');
+      forward.delete('silent');
+      const recorder = simple((v) => {
         const root = v.Root as { Cid?: { '/'?: unknown }; PinErrorMsg?: unknown } | undefined;
         if (root && (root.PinErrorMsg === undefined || root.PinErrorMsg === '')) push(root.Cid?.['/'], 'recursive');
       });
+      return silent
+        ? {
+            forward,
+            observe: {
+              replace: true,
+              line: recorder.observe.line,
+              async finish() {
+                await record();
+                return '';
+              },
+            },
+          }
+        : recorder;
+    }
     case 'pin/add': {
       const type: PinType = params.get('recursive') === 'false' ? 'direct' : 'recursive';
       return simple((v) => {

@@ -357,13 +357,27 @@ describe('defect 2: pins are per key', () => {
     const carRoot = await client.block.put(randomBytes(24));
     const car = Buffer.concat(await all(client.dag.export(carRoot)));
     await all(client.dag.import([car]));
+    // silent hides the Root lines from the client, not from the gateway
+    const silentRoot = await client.block.put(randomBytes(24));
+    const silentCar = Buffer.concat(await all(client.dag.export(silentRoot)));
+    const form0 = new FormData();
+    form0.append('file', new Blob([silentCar]));
+    const silent = await fetch(`${api()}/dag/import?silent=true`, {
+      method: 'POST',
+      headers: { authorization: c.authorization },
+      body: form0,
+    });
+    expect(silent.status).toBe(200);
+    expect(await silent.text()).toBe('');
     const form = multipart([{ data: JSON.stringify({ Data: `object ${randomBytes(4).toString('hex')}`, Links: [] }) }]);
     const put = await send(h.ipfsUrl, apiPath('object/put?pin=true'), {
       headers: { authorization: c.authorization, 'content-type': form.contentType },
       body: form.body,
     });
     const objectCid = (JSON.parse(put.body.toString()) as { Hash: string }).Hash;
-    expect((await owned()).sort()).toEqual([top, wrapper, dagCid, blockCid, carRoot.toString(), objectCid].sort());
+    expect((await owned()).sort()).toEqual(
+      [top, wrapper, dagCid, blockCid, carRoot.toString(), silentRoot.toString(), objectCid].sort(),
+    );
     // none of them is another key's
     const others = (await all(clientB.pin.ls())).map((p) => p.cid.toString());
     for (const cid of [top, wrapper, dagCid, blockCid, objectCid]) expect(others).not.toContain(cid);
