@@ -126,7 +126,10 @@ export async function startGateway(
     const keys = createKeyAuthenticator(db.keys, config.plans);
     const notices = await createKeyChangeNotices(redis, prefix, (key) => keys.forget(key));
     cleanups.push(() => notices.close());
-    const gate = createKeyGate({ maxConcurrent: config.limits.maxConcurrentPerKey, maxQueued: config.limits.maxQueuedPerKey });
+    const gate = createKeyGate({
+      maxConcurrent: config.limits.maxConcurrentPerKey,
+      maxQueued: config.limits.maxQueuedPerKey,
+    });
     const path = createRequestPath({ keys, limiter, gate, usage, maxBatch: config.limits.maxBatch });
 
     const networks: Network[] = await Promise.all(config.networks.map((n) => buildNetwork(n, backends, progress)));
@@ -140,7 +143,8 @@ export async function startGateway(
     if (config.ipfs) {
       const settings = config.ipfs;
       const upstreamUrl =
-        (settings.upstream.embedded ? backends.get(settings.upstream.embedded)?.http : undefined) ?? settings.upstream.http;
+        (settings.upstream.embedded ? backends.get(settings.upstream.embedded)?.http : undefined) ??
+        settings.upstream.http;
       if (!upstreamUrl) throw new Error(`ipfs: upstream ${settings.upstream.name} has no URL`);
       ipfs = createIpfsRoute({ settings, upstreamUrl, keys, pins: await createSqlPinStore(db.query) });
     }
@@ -158,6 +162,8 @@ export async function startGateway(
           usage: usageStore,
           plans: config.plans,
           usedToday: (key) => limiter.usedToday(key),
+          storedBytes: ipfs ? (key) => ipfs!.storedBytes(key) : undefined,
+          maxStoredBytesPerKey: config.ipfs?.maxStoredBytesPerKey,
           onKeyChanged: (key) => notices.publish(key),
         }),
     });

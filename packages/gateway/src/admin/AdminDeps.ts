@@ -14,6 +14,10 @@ export interface AdminDeps {
   readonly plans: Readonly<Record<string, Plan>>;
   /** Credits a key spent today (UTC), for `GET /accounts/{id}/plan`. */
   readonly usedToday?: ((key: string) => Promise<number>) | undefined;
+  /** Bytes a key stores on IPFS (the sum of its pins), for `GET /keys/{key}/storage`; absent without IPFS. */
+  readonly storedBytes?: ((key: string) => Promise<number>) | undefined;
+  /** The stored-bytes quota per key (`ipfs.maxStoredBytesPerKey`). */
+  readonly maxStoredBytesPerKey?: number | undefined;
   /** Called after every change to a key (create, patch, revoke): drop caches everywhere. */
   readonly onKeyChanged: (key: string) => void;
   /** How long a failed sign-in waits before answering 401 (default 1000 ms). */

@@ -227,3 +227,9 @@ export const RequestsResponse = Type.Array(
   }),
 );
 export const OkBody = Type.Object({ ok: Type.Boolean() });
+
+export const StorageResponse = Type.Object({
+  key: Type.String(),
+  storedBytes: Type.Integer({ description: 'bytes the key stores on IPFS: the sum of the sizes of what it pins' }),
+  maxStoredBytes: Type.Union([Type.Integer(), Type.Null()], { description: 'the per-key quota, or null without IPFS' }),
+});

@@ -9,6 +9,7 @@ import {
   KeyParams,
   RequestsQuery,
   RequestsResponse,
+  StorageResponse,
   TopMethodsQuery,
   TopMethodsResponse,
   UsageQuery,
@@ -46,6 +47,7 @@ function bucketFor(spanMs: number): UsageBucket {
  * Recorded usage: `GET /usage`, `/usage/top-methods`, `/usage/errors` (by key or account;
  * everything for the operator) and `GET /keys/{key}/requests`. The caller must be a member
  * of the key's or account's account. 404 when the gateway records no usage.
+ * `GET /keys/{key}/storage` gives the bytes the key stores on IPFS (the sum of its pins).
  */
 export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void {
   const usage = (): UsageQueries => {
@@ -156,6 +158,33 @@ export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void
       if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
       const q = req.query as { limit?: number; method?: string; status?: number };
       return store.recentRequests(key, { limit: q.limit ?? 50, method: q.method, status: q.status });
+    },
+  );
+
+  api.get(
+    '/keys/:key/storage',
+    {
+      schema: {
+        summary: 'Bytes a key stores on IPFS (its pins) and its quota',
+        params: KeyParams,
+        response: { 200: StorageResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const { key } = req.params as { key: string };
+      const record = await deps.keys.find(key);
+      const allowed =
+        record &&
+        (await authorizeAccount(deps, req, record.accountId, 'read').then(
+          () => true,
+          () => false,
+        ));
+      if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
+      return {
+        key,
+        storedBytes: deps.storedBytes ? await deps.storedBytes(key) : 0,
+        maxStoredBytes: deps.maxStoredBytesPerKey ?? null,
+      };
     },
   );
 }

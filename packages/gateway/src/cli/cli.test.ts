@@ -26,7 +26,8 @@ interface Started {
     networks: Record<string, { family: string; http: string; ws: string }>;
     devKey: { key: string; secret: string };
     url: string;
-    signInUrl: string;
+    dashboard: { url: string; signInUrl: string };
+    admin: { url: string; token: string };
   };
 }
 
@@ -92,8 +93,8 @@ describe('nodegate CLI', () => {
 
     // the operator: a one-time dashboard sign-in link (printed and in the ready file), the admin
     // token in <dataDir>/admin-token (0600), and admin.json naming the running gateway's URL
-    expect(first.ready.signInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/sign-in\?token=[\w-]{43}$/);
-    expect(first.output()).toContain(first.ready.signInUrl);
+    expect(first.ready.dashboard.signInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/sign-in\?token=[\w-]{43}$/);
+    expect(first.output()).toContain(first.ready.dashboard.signInUrl);
     expect(JSON.parse(await readFile(join(dataDir, 'admin.json'), 'utf8'))).toEqual({ url: first.ready.url });
     const adminToken = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
     expect((await stat(join(dataDir, 'admin-token'))).mode & 0o777).toBe(0o600);
@@ -101,7 +102,7 @@ describe('nodegate CLI', () => {
     const signIn = await fetch(`${first.ready.url}/admin/api/v1/sessions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signInToken: new URL(first.ready.signInUrl).searchParams.get('token') }),
+      body: JSON.stringify({ signInToken: new URL(first.ready.dashboard.signInUrl).searchParams.get('token') }),
     });
     expect(signIn.status).toBe(200);
     expect(signIn.headers.get('set-cookie')).toMatch(/^nodegate_session=/);
@@ -159,7 +160,7 @@ describe('nodegate CLI', () => {
     const second = await start(dataDir);
     try {
       expect(second.ready.devKey).toEqual(first.ready.devKey);
-      expect(second.ready.signInUrl).not.toBe(first.ready.signInUrl);
+      expect(second.ready.dashboard.signInUrl).not.toBe(first.ready.dashboard.signInUrl);
       expect((await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()).toBe(adminToken);
       const url = second.ready.networks['eth-devnet']!.http;
       expect((await rpc(`${url}/v3/${created.key}`, 'eth_chainId')).result).toBe('0x7a69');
