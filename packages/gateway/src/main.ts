@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ensureOperator } from './accounts/ensureOperator.js';
 import { registerAdminApi } from './admin/registerAdminApi.js';
+import { locateDashboardDist } from './dashboard/locateDashboardDist.js';
+import { registerDashboard } from './dashboard/registerDashboard.js';
 import { removeAdminEndpoint } from './admin/removeAdminEndpoint.js';
 import { writeAdminEndpoint } from './admin/writeAdminEndpoint.js';
 import type { GatewayConfig, NetworkFamily, NetworkSettings } from './config/types.js';
@@ -155,8 +157,10 @@ export async function startGateway(
       limiter,
       log,
       ipfs,
-      register: (a) =>
-        registerAdminApi(a, {
+      register: async (a) => {
+        const dashboard = () => ({ networks: endpoints, ipfs: ipfsUrl ?? null, adminUrl: `${base}/admin/api/v1` });
+        await registerDashboard(a, { distDir: locateDashboardDist(), config: dashboard });
+        await registerAdminApi(a, {
           keys: db.keys,
           accounts: db.accounts,
           usage: usageStore,
@@ -165,7 +169,8 @@ export async function startGateway(
           storedBytes: ipfs ? (key) => ipfs!.storedBytes(key) : undefined,
           maxStoredBytesPerKey: config.ipfs?.maxStoredBytesPerKey,
           onKeyChanged: (key) => notices.publish(key),
-        }),
+        });
+      },
     });
     cleanups.push(() => app.close());
     await app.listen({ host: config.listen.host, port: config.listen.port });
