@@ -45,6 +45,31 @@ if (existsSync(vitestJson)) {
   broken = true;
 }
 
+// 2b. Tests that measure latency or rates, one file at a time on a quiet machine.
+if (extra.length === 0) {
+  const serialJson = join(out, 'vitest-serial.json');
+  const sStatus = step('vitest (serial: latency and rate measurements)', bin('vitest'), [
+    'run',
+    '--config',
+    'packages/gateway/vitest.serial.config.ts',
+    '--root',
+    'packages/gateway',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${serialJson}`,
+  ]);
+  if (existsSync(serialJson)) {
+    const r = JSON.parse(readFileSync(serialJson, 'utf8'));
+    passed += r.numPassedTests ?? 0;
+    failed += r.numFailedTests ?? 0;
+    const brokenSuites = (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0);
+    failed += brokenSuites.length;
+    if (sStatus !== 0 && (r.numFailedTests ?? 0) === 0 && brokenSuites.length === 0) broken = true;
+  } else if (sStatus !== 0) {
+    broken = true;
+  }
+}
+
 // 3. Jest for the snap (@metamask/snaps-jest), when the package exists.
 const snapDir = join(root, 'packages', 'starknet-snap');
 if (extra.length === 0 && existsSync(join(snapDir, 'jest.config.js'))) {

@@ -25,12 +25,63 @@ describe('validateConfig', () => {
   it('fills defaults and freezes the result', () => {
     const c = validateConfig({ networks: [net()] });
     expect(c.listen).toEqual({ host: '127.0.0.1', port: 8550 });
-    expect(c.limits).toEqual({ maxBodyBytes: 5 * 1024 * 1024, maxBatch: 100 });
+    expect(c.limits).toEqual({
+      maxBodyBytes: 5 * 1024 * 1024,
+      maxBatch: 100,
+      maxConcurrentPerKey: 32,
+      maxQueuedPerKey: 1_000,
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 10_000,
+      bodyTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 65_000,
+      ws: { maxConnectionsPerKey: 100, maxInFlightPerConnection: 256, maxSendBufferBytes: 16 * 1024 * 1024 },
+    });
+    expect(c.plans.core).toEqual({
+      name: 'core',
+      creditsPerSecond: 500,
+      creditsPerDay: 3_000_000,
+      failoverProtection: false,
+      maxKeys: 25,
+    });
+    expect(c.plans.developer?.creditsPerDay).toBe(15_000_000);
+    expect(c.plans.team?.creditsPerSecond).toBe(40_000);
+    expect(c.redis).toBeUndefined();
     expect(c.database).toEqual({ kind: 'embedded' });
     expect(c.networks[0]!.upstreams[0]!.timeoutMs).toBe(10_000);
     expect(c.networks[0]!.maxEventsChunkSize).toBe(1024);
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.networks[0]!.upstreams)).toBe(true);
+  });
+
+  it('reads plans (overrides and new ones), redis, tenant limits; names their bad fields', () => {
+    const c = validateConfig({
+      networks: [net()],
+      plans: { core: { creditsPerSecond: 50 }, enterprise: { creditsPerSecond: 9, creditsPerDay: 99 } },
+      redis: 'redis://10.0.0.3:6379',
+      limits: { maxConcurrentPerKey: 4, ws: { maxInFlightPerConnection: 8 } },
+    });
+    expect(c.plans.core).toMatchObject({ creditsPerSecond: 50, creditsPerDay: 3_000_000 });
+    expect(c.plans.enterprise).toEqual({
+      name: 'enterprise',
+      creditsPerSecond: 9,
+      creditsPerDay: 99,
+      failoverProtection: false,
+      maxKeys: 25,
+    });
+    expect(c.redis).toEqual({ url: 'redis://10.0.0.3:6379', prefix: 'nodegate:' });
+    expect(c.limits.maxConcurrentPerKey).toBe(4);
+    expect(c.limits.ws.maxInFlightPerConnection).toBe(8);
+    expect(fieldOf({ networks: [net()], plans: { gold: { creditsPerSecond: 1 } } })).toBe('plans.gold.creditsPerDay');
+    expect(fieldOf({ networks: [net()], plans: { core: { creditsPerSecond: -1 } } })).toBe(
+      'plans.core.creditsPerSecond',
+    );
+    expect(fieldOf({ networks: [net()], redis: { url: 'http://x' } })).toBe('redis.url');
+    expect(fieldOf({ networks: [net()], limits: { ws: { maxSendBufferBytes: 1 } } })).toBe(
+      'limits.ws.maxSendBufferBytes',
+    );
+    expect(fieldOf({ networks: [net()], database: { kind: 'postgres', url: 'postgres://x/y', schema: 'A-B' } })).toBe(
+      'database.schema',
+    );
   });
 
   it('reads chain ids as integers, hex or Starknet names', () => {

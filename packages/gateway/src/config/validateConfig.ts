@@ -130,7 +130,8 @@ function parsePlans(raw: unknown, at: string): Record<string, Plan> {
     allowOnly(p, here, ['creditsPerSecond', 'creditsPerDay', 'failoverProtection', 'maxKeys']);
     const base = plans[name];
     const need = (field: string) => {
-      if (base === undefined && p[field] === undefined) throw new ConfigError(`${here}.${field}`, 'required for a new plan');
+      if (base === undefined && p[field] === undefined)
+        throw new ConfigError(`${here}.${field}`, 'required for a new plan');
     };
     for (const f of ['creditsPerSecond', 'creditsPerDay']) need(f);
     plans[name] = {

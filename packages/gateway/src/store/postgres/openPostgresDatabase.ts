@@ -20,7 +20,8 @@ export async function openPostgresDatabase(url: string, options: { schema?: stri
     // an idle client's error is surfaced by the next query
   });
   try {
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    // one statement string is one implicit transaction: gateways starting together take turns
+    await pool.query(`SELECT pg_advisory_xact_lock(8550001); CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await pool.query(SCHEMA);
   } catch (err) {
     await pool.end();

@@ -69,6 +69,9 @@ describe('one key flooding does not slow another', () => {
     await new Promise((r) => setTimeout(r, 1_000)); // the flood is under way
     const loaded = p99(await measure(bUrl, 600));
     const flood = await done;
+    console.info(
+      `fairness: key B p99 idle ${idle.toFixed(2)} ms, while key A floods ${loaded.toFixed(2)} ms; flood ${flood.sent} batches, ${flood.limited} refused 429`,
+    );
 
     // the flood was real and was held to A's plan
     expect(flood.sent).toBeGreaterThan(100);

@@ -32,7 +32,12 @@ async function instance(): Promise<RunningGateway> {
       database: { kind: 'postgres', url: PG, schema },
       redis: { url: REDIS, prefix },
       networks: [
-        { name: 'eth-devnet', family: 'eth', pathPrefix: '/eth-devnet', upstreams: [{ name: 'anvil', http: anvil.http }] },
+        {
+          name: 'eth-devnet',
+          family: 'eth',
+          pathPrefix: '/eth-devnet',
+          upstreams: [{ name: 'anvil', http: anvil.http }],
+        },
       ],
     }),
   );
