@@ -34,7 +34,7 @@ describe('validateConfig', () => {
       headersTimeoutMs: 10_000,
       bodyTimeoutMs: 10_000,
       keepAliveTimeoutMs: 65_000,
-      ws: { maxConnectionsPerKey: 100, maxInFlightPerConnection: 256, maxSendBufferBytes: 16 * 1024 * 1024 },
+      ws: { maxConnectionsPerKey: 100, maxInFlightPerConnection: 256, maxSendBufferBytes: 4 * 1024 * 1024 },
     });
     expect(c.plans.core).toEqual({
       name: 'core',

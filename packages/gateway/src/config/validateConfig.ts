@@ -110,7 +110,7 @@ function parseLimits(raw: unknown, at: string): LimitSettings {
         1_000_000,
       ),
       maxSendBufferBytes: int(
-        w.maxSendBufferBytes ?? 16 * 1024 * 1024,
+        w.maxSendBufferBytes ?? 4 * 1024 * 1024,
         `${at}.ws.maxSendBufferBytes`,
         64 * 1024,
         1024 ** 3,

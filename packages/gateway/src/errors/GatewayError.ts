@@ -17,11 +17,22 @@ export class GatewayError extends Error {
   readonly data: unknown;
   /** For limits: how long the client should wait (the Retry-After header). */
   readonly retryAfterSeconds: number | undefined;
+  /**
+   * For refusals: the rule or limit that refused (`origin`, `method`, `rate`, `daily`, …), kept
+   * for usage and the request explorer; not written to the wire by itself.
+   */
+  readonly refusal: string | undefined;
 
   constructor(
     kind: ErrorKind,
     message: string,
-    options: { data?: unknown; cause?: unknown; retryAfterSeconds?: number; httpStatus?: number } = {},
+    options: {
+      data?: unknown;
+      cause?: unknown;
+      retryAfterSeconds?: number;
+      httpStatus?: number;
+      refusal?: string;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const spec = ERROR_KINDS[kind];
@@ -30,6 +41,7 @@ export class GatewayError extends Error {
     this.httpStatus = options.httpStatus ?? spec.httpStatus;
     this.data = options.data;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.refusal = options.refusal;
   }
 }
 

@@ -36,6 +36,7 @@ describe('limits: per-second rate and daily credits, per key', () => {
     const r = refused[0]!;
     expect(r.json.error.code).toBe(-32005);
     expect(r.json.error.message).toBe('project ID request rate exceeded');
+    expect(Object.keys(r.json.error.data).sort()).toEqual(['allowed_rps', 'backoff_seconds', 'current_rps']);
     expect(r.json.error.data).toMatchObject({ allowed_rps: CHAIN_ID_CREDITS * 5 });
     expect(r.json.error.data.current_rps).toBeGreaterThanOrEqual(CHAIN_ID_CREDITS * 5);
     expect(r.json.error.data.backoff_seconds).toBeGreaterThan(0);
@@ -58,6 +59,7 @@ describe('limits: per-second rate and daily credits, per key', () => {
     }
     const tomorrow = new Date();
     tomorrow.setUTCHours(24, 0, 0, 0);
+    expect(Object.keys(batch.json[0].error.data).sort()).toEqual(['daily_limit', 'resets_at', 'used']);
     expect(batch.json[0].error.data).toMatchObject({
       daily_limit: CHAIN_ID_CREDITS * 3,
       used: CHAIN_ID_CREDITS * 2,

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { LimitSettings } from '../../config/types.js';
 import { GatewayError, UpstreamRpcError } from '../../errors/GatewayError.js';
+import { ethMethods } from '../../families/eth/ethMethods.js';
 import type { Limiter } from '../../limits/Limiter.js';
 import type { Logger } from '../../log/createLogger.js';
 import type { Network } from '../../network/createNetwork.js';
@@ -24,8 +25,8 @@ export const WS_CLOSE = {
   GOING_AWAY: 1001,
 } as const;
 
-/** Credits charged per subscription event delivered (as `eth_subscription` in usage). */
-const EVENT_CREDITS = 5;
+/** Credits charged per subscription event delivered (as `eth_subscription` in usage): the table's eth_subscribe cost. */
+const EVENT_CREDITS = ethMethods.eth_subscribe.credits;
 
 /**
  * Serves `{ws_url}/ws/v3/<KEY>`. The upgrade is admitted by the same request path as HTTP
@@ -69,7 +70,7 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
         new GatewayError(
           'RATE_LIMITED',
           `too many WebSocket connections for this API key: at most ${limits.ws.maxConnectionsPerKey}`,
-          { data: { reason: 'connections' }, retryAfterSeconds: 1 },
+          { refusal: 'connections', retryAfterSeconds: 1 },
         ),
       );
     }
@@ -96,13 +97,16 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
     };
     const send = (text: string) => {
       if (closing || ws.readyState !== ws.OPEN) return;
-      ws.send(text);
+      // checked before sending: one large answer always goes out; a client that leaves earlier
+      // ones unread is closed instead of buffered without bound
       if (ws.bufferedAmount > limits.ws.maxSendBufferBytes) {
         closeFor(
           WS_CLOSE.POLICY,
           `send buffer full: more than ${limits.ws.maxSendBufferBytes} bytes unread; read your messages`,
         );
+        return;
       }
+      ws.send(text);
     };
     const onEvent = (text: string) => {
       send(text);

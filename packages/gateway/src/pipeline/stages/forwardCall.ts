@@ -23,7 +23,7 @@ export async function forwardCall(ctx: RequestContext, network: Network, gate: K
   try {
     release = await gate.acquire(ctx.key!.record.key, ctx.signal).catch((err: unknown) => {
       if (ctx.signal.aborted) throw err;
-      throw new GatewayError('RATE_LIMITED', (err as Error).message, { data: { reason: 'concurrency' } });
+      throw new GatewayError('RATE_LIMITED', (err as Error).message, { refusal: 'concurrency', retryAfterSeconds: 1 });
     });
     const { result, upstream } = await network.forward(
       prepared.upstreamMethod,

@@ -12,8 +12,8 @@ import type { LimitRefusal } from '../../limits/Limiter.js';
 export function limitError(refusal: LimitRefusal): GatewayError {
   if (refusal.kind === 'rate') {
     return new GatewayError('RATE_LIMITED', 'project ID request rate exceeded', {
+      refusal: 'rate',
       data: {
-        reason: 'rate',
         current_rps: refusal.currentRps,
         allowed_rps: refusal.allowedRps,
         backoff_seconds: refusal.backoffSeconds,
@@ -23,7 +23,8 @@ export function limitError(refusal: LimitRefusal): GatewayError {
   }
   const wait = Math.max(1, (Date.parse(refusal.resetsAt) - Date.now()) / 1000);
   return new GatewayError('RATE_LIMITED', 'daily credit limit exceeded', {
-    data: { reason: 'daily', daily_limit: refusal.dailyLimit, used: refusal.used, resets_at: refusal.resetsAt },
+    refusal: 'daily',
+    data: { daily_limit: refusal.dailyLimit, used: refusal.used, resets_at: refusal.resetsAt },
     retryAfterSeconds: wait,
   });
 }

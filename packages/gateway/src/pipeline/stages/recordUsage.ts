@@ -30,10 +30,7 @@ export function recordUsage(ctx: RequestContext, usage: UsageRecorder, outcome: 
   let refusal: string | undefined;
   if (outcome.error !== undefined) {
     errorCode = toWireError(outcome.error).error.code;
-    if (outcome.error instanceof GatewayError) {
-      const reason = (outcome.error.data as { reason?: unknown } | undefined)?.reason;
-      if (typeof reason === 'string') refusal = reason;
-    }
+    if (outcome.error instanceof GatewayError) refusal = outcome.error.refusal;
   }
   usage.record({
     key: key.record.key,

@@ -10,5 +10,5 @@ export type RefusalReason = 'origin' | 'user-agent' | 'method' | 'contract';
  * throw refused('origin');
  */
 export function refused(reason: RefusalReason): GatewayError {
-  return new GatewayError('FORBIDDEN', 'rejected due to project ID settings', { data: { reason } });
+  return new GatewayError('FORBIDDEN', 'rejected due to project ID settings', { data: { reason }, refusal: reason });
 }
