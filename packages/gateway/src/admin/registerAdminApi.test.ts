@@ -719,6 +719,7 @@ describe('admin API: OpenAPI', () => {
         'GET /usage/top-methods',
         'GET /usage/errors',
         'GET /keys/{key}/requests',
+        'GET /keys/{key}/storage',
       ].sort(),
     );
     const bodyOf = (path: string, verb: string) =>

@@ -54,6 +54,18 @@ export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void
     if (!deps.usage) throw new AdminError(404, 'not_found', 'this gateway records no usage');
     return deps.usage;
   };
+  /** The key, when the caller may read it; 404 otherwise (another account's key is not revealed). */
+  const readableKey = async (req: FastifyRequest, key: string) => {
+    const record = await deps.keys.find(key);
+    const allowed =
+      record &&
+      (await authorizeAccount(deps, req, record.accountId, 'read').then(
+        () => true,
+        () => false,
+      ));
+    if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
+    return record;
+  };
   const scopeOf = async (req: FastifyRequest): Promise<UsageScope> => {
     const q = req.query as ScopeQuery;
     const to = parseTime(q.to, 'to', Date.now());
@@ -63,14 +75,7 @@ export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void
       throw new AdminError(400, 'invalid_request', 'account: give key or account, not both', 'account');
     }
     if (q.key !== undefined) {
-      const record = await deps.keys.find(q.key);
-      const allowed =
-        record &&
-        (await authorizeAccount(deps, req, record.accountId, 'read').then(
-          () => true,
-          () => false,
-        ));
-      if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
+      await readableKey(req, q.key);
       return { key: q.key, from, to };
     }
     if (q.account !== undefined) {
@@ -148,14 +153,7 @@ export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void
     async (req) => {
       const store = usage();
       const { key } = req.params as { key: string };
-      const record = await deps.keys.find(key);
-      const allowed =
-        record &&
-        (await authorizeAccount(deps, req, record.accountId, 'read').then(
-          () => true,
-          () => false,
-        ));
-      if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
+      await readableKey(req, key);
       const q = req.query as { limit?: number; method?: string; status?: number };
       return store.recentRequests(key, { limit: q.limit ?? 50, method: q.method, status: q.status });
     },
@@ -172,14 +170,7 @@ export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void
     },
     async (req) => {
       const { key } = req.params as { key: string };
-      const record = await deps.keys.find(key);
-      const allowed =
-        record &&
-        (await authorizeAccount(deps, req, record.accountId, 'read').then(
-          () => true,
-          () => false,
-        ));
-      if (!record || !allowed) throw new AdminError(404, 'not_found', 'key not found');
+      await readableKey(req, key);
       return {
         key,
         storedBytes: deps.storedBytes ? await deps.storedBytes(key) : 0,
