@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs (from Debian's packages) and starts the local services the tests talk to:
-# PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379. Idempotent.
+# PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379; and Chromium for the dashboard's
+# browser tests. Idempotent.
 set -uo pipefail
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 need_apt=()
 command -v pg_ctlcluster >/dev/null 2>&1 || need_apt+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+# the dashboard's browser tests drive Debian's Chromium (/usr/bin/chromium) with playwright-core
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[services] installing ${need_apt[*]}"
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"

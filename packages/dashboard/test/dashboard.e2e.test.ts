@@ -188,7 +188,10 @@ describe('the dashboard, in Chromium, against a real gateway', () => {
     await until('the request in the usage totals', async () => {
       await page.getByRole('button', { name: 'Refresh', exact: true }).click();
       await page.waitForTimeout(400);
-      const text = await page.getByTestId('usage-total-requests').textContent().catch(() => '0');
+      const text = await page
+        .getByTestId('usage-total-requests')
+        .textContent()
+        .catch(() => '0');
       return Number(text?.replace(/,/g, '')) >= 1;
     });
     // the requests-by-network chart drew an area for it
@@ -200,7 +203,10 @@ describe('the dashboard, in Chromium, against a real gateway', () => {
     await until('the account usage', async () => {
       await page.getByRole('button', { name: 'Refresh', exact: true }).click();
       await page.waitForTimeout(400);
-      const text = await page.getByTestId('usage-total-requests').textContent().catch(() => '0');
+      const text = await page
+        .getByTestId('usage-total-requests')
+        .textContent()
+        .catch(() => '0');
       return Number(text?.replace(/,/g, '')) >= 1;
     });
     await page.getByTestId('top-methods').getByText('eth_blockNumber').waitFor();

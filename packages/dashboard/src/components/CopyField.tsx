@@ -23,7 +23,7 @@ export function CopyField({ label, value, testId }: { label: string; value: stri
               onClick={copy}
               aria-label={`Copy ${label}`}
             >
-              {copied ? '✓' : '⧉'}
+              {copied ? <CheckIcon /> : <CopyIcon />}
             </ActionIcon>
           </Tooltip>
         )}
@@ -31,3 +31,23 @@ export function CopyField({ label, value, testId }: { label: string; value: stri
     </Group>
   );
 }
+
+const CopyIcon = () => (
+  <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+  </svg>
+);
+const CheckIcon = () => (
+  <svg
+    width="18"
+    height="18"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2.5"
+    aria-hidden="true"
+  >
+    <path d="M20 6 9 17l-5-5" />
+  </svg>
+);
