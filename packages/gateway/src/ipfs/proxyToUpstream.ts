@@ -40,7 +40,10 @@ export interface ProxyTarget {
   readonly inspectBody?: (chunk: Buffer) => string | undefined;
   /** Relay the upstream's answer only once the whole request body was read (and inspected). */
   readonly holdAnswerUntilBodyEnd?: boolean;
-  /** Sees the lines of a 200 answer and runs before its end (recording pins). */
+  /**
+   * Sees the lines of a 200 answer and runs before its end (recording pins); the answer's last
+   * chunk is held back until `finish` succeeded, so no client has the whole answer before.
+   */
   readonly observe?: AnswerObserver;
 }
 
@@ -164,8 +167,10 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
     if (observe) {
       upRes.on('data', (chunk: Buffer) => seeLines(decoder!.write(chunk), false));
     }
-    if (!observe?.replace) relay(upRes, res);
-    else upRes.resume();
+    // an observed answer keeps its last chunk back until its pins are recorded: whatever the
+    // framing (Content-Length, chunked, close), the client cannot have the whole answer before
+    const releaseHeld = observe?.replace ? undefined : relay(upRes, res, observe !== undefined);
+    if (observe?.replace) upRes.resume();
     upRes.on('close', () => {
       if (!upRes.complete) {
         // the upstream reset mid-answer: reset the client too, so trailer-blind clients notice
@@ -179,6 +184,7 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
         if (value !== undefined) trailers[name] = value;
       }
       const finish = () => {
+        releaseHeld?.();
         if (target.resetOnStreamError && trailers['x-stream-error'] !== undefined) {
           // close without the last chunk, after what was written is flushed: the body is incomplete
           const socket = res.socket;
@@ -257,12 +263,26 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
  */
 const RELAY_BUFFER = 1024 * 1024;
 
-/** Copies a response body (not its end) with backpressure at {@link RELAY_BUFFER}. */
-function relay(from: IncomingMessage, to: ServerResponse): void {
-  from.on('data', (chunk: Buffer) => {
+/**
+ * Copies a response body (not its end) with backpressure at {@link RELAY_BUFFER}. With
+ * `holdLast`, the latest chunk is kept back until the returned function writes it: a client
+ * reading a Content-Length answer would otherwise see it complete before the proxy ends it.
+ */
+function relay(from: IncomingMessage, to: ServerResponse, holdLast: boolean): () => void {
+  let held: Buffer | undefined;
+  const write = (chunk: Buffer) => {
     if (!to.write(chunk) && to.writableLength >= RELAY_BUFFER) {
       from.pause();
       to.once('drain', () => from.resume());
     }
+  };
+  from.on('data', (chunk: Buffer) => {
+    if (!holdLast) return write(chunk);
+    if (held !== undefined) write(held);
+    held = chunk;
   });
+  return () => {
+    if (held !== undefined && !to.destroyed) to.write(held);
+    held = undefined;
+  };
 }

@@ -374,6 +374,7 @@ describe('defect 2: pins are per key', () => {
       headers: { authorization: c.authorization, 'content-type': form.contentType },
       body: form.body,
     });
+    expect(put.status, put.body.toString()).toBe(200);
     const objectCid = (JSON.parse(put.body.toString()) as { Hash: string }).Hash;
     expect((await owned()).sort()).toEqual(
       [top, wrapper, dagCid, blockCid, carRoot.toString(), silentRoot.toString(), objectCid].sort(),
