@@ -148,7 +148,7 @@ export async function startGateway(
         (settings.upstream.embedded ? backends.get(settings.upstream.embedded)?.http : undefined) ??
         settings.upstream.http;
       if (!upstreamUrl) throw new Error(`ipfs: upstream ${settings.upstream.name} has no URL`);
-      ipfs = createIpfsRoute({ settings, upstreamUrl, keys, pins: await createSqlPinStore(db.query) });
+      ipfs = createIpfsRoute({ settings, upstreamUrl, pins: await createSqlPinStore(db.query) });
     }
 
     const app = await buildApp(config, {

@@ -1,5 +1,5 @@
 import type { Network } from '../network/createNetwork.js';
-import type { StreamingRoute } from '../http/StreamingRoute.js';
+import type { IpfsRoute } from '../ipfs/createIpfsRoute.js';
 
 /**
  * Probes every upstream of every network and of the streaming routes (the IPFS API), in
@@ -9,7 +9,7 @@ import type { StreamingRoute } from '../http/StreamingRoute.js';
 export async function healthReport(
   networks: readonly Network[],
   timeoutMs: number,
-  streaming: readonly StreamingRoute[] = [],
+  streaming: readonly Pick<IpfsRoute, 'probe'>[] = [],
 ) {
   const probes = [
     ...networks.map(async (n) => ({
@@ -17,7 +17,7 @@ export async function healthReport(
       family: n.settings.family,
       upstreams: await n.probe(timeoutMs),
     })),
-    ...streaming.flatMap((r) => (r.probe ? [r.probe(timeoutMs)] : [])),
+    ...streaming.map((r) => r.probe(timeoutMs)),
   ];
   const entries = (await Promise.all(probes)).map(
     (p) => [p.name, { family: p.family, healthy: p.upstreams.some((u) => u.healthy), upstreams: p.upstreams }] as const,

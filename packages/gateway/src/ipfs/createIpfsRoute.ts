@@ -1,18 +1,14 @@
 import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { IpfsSettings } from '../config/types.js';
-import { matchHostOrPrefix, type StreamingRoute } from '../http/StreamingRoute.js';
-import type { KeyAuthenticator } from '../keys/createKeyAuthenticator.js';
-import type { KeyStore } from '../store/KeyStore.js';
-import { authenticateBasic } from './authenticateBasic.js';
+import { matchHostOrPrefix } from '../edge/matchHostOrPrefix.js';
 import { callUpstream, UpstreamCallError } from './callUpstream.js';
 import type { IpfsCommandContext, IpfsLimits } from './IpfsCommandContext.js';
 import { IpfsCommandError } from './IpfsCommandError.js';
 import type { IpfsUpstream } from './IpfsUpstream.js';
-import { IPFS_PREFLIGHT_HEADERS } from './ipfsCors.js';
 import type { PinStore } from './pins/PinStore.js';
 import { serveIpfsCommand } from './serveIpfsCommand.js';
-import { writeIpfsError, writeIpfsText } from './writeIpfsError.js';
+import { writeIpfsError } from './writeIpfsError.js';
 
 export type { IpfsLimits } from './IpfsCommandContext.js';
 
@@ -21,9 +17,6 @@ export interface IpfsRouteDeps {
   readonly settings: IpfsSettings;
   /** The Kubo-compatible upstream's base URL (`http://host:port`; commands under `/api/v0/`). */
   readonly upstreamUrl: string;
-  readonly keys: KeyAuthenticator;
-  /** No longer read by the route (stored bytes come from `pins`); accepted so callers keep compiling. */
-  readonly store?: KeyStore;
   /**
    * Which key pins what (durable: `createSqlPinStore` over the gateway's database). Without it
    * the route keeps pins in an in-memory PGlite database, lost on restart: pass one in production.
@@ -32,8 +25,13 @@ export interface IpfsRouteDeps {
   readonly limits?: Partial<IpfsLimits>;
 }
 
-/** The IPFS route: a streaming route, plus its post-authentication entry point and usage. */
-export interface IpfsRoute extends StreamingRoute {
+/**
+ * The IPFS route as the edge reaches it: which requests are its own, the step after the shared
+ * request path admitted a request, and what health and usage read from it.
+ */
+export interface IpfsRoute {
+  /** The path after the route's prefix (or the whole path when its Host matched), or undefined. */
+  match(host: string | undefined, url: string): string | undefined;
   /**
    * Serves one request whose key is already authenticated (everything after authentication:
    * path check, allowlist, limits, pins, proxy), writing any error as Kubo JSON.
@@ -41,25 +39,27 @@ export interface IpfsRoute extends StreamingRoute {
   serve(key: string, req: IncomingMessage, res: ServerResponse, rest: string): void;
   /** Bytes the key stores: the sum of its pins' sizes (the upload quota's measure). */
   storedBytes(key: string): Promise<number>;
+  /** For /health: whether the upstream answers within `timeoutMs`. */
+  probe(
+    timeoutMs: number,
+  ): Promise<{ name: string; family: string; upstreams: Array<{ name: string; healthy: boolean }> }>;
+  close(): Promise<void>;
 }
 
-const API = '/api/v0/';
-const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Basic realm="nodegate IPFS"' };
-
 /**
- * The gateway's IPFS HTTP API, `POST {ipfs_url}/api/v0/<command>`, as a streaming route (raw
- * request/response, ahead of Fastify): Kubo's transport rules (404 text, 405 with
- * `Allow: OPTIONS, POST`, CORS preflight), HTTP basic auth `<API_KEY>:<API_KEY_SECRET>` (401),
- * then {@link serveIpfsCommand} for the authenticated key (`route.serve` is that step alone).
+ * The gateway's IPFS HTTP API, `POST {ipfs_url}/api/v0/<command>`, on raw request/response
+ * streams (nothing parsed or buffered): once the shared request path (`edge/serveIpfs.ts`) has
+ * admitted a request, `serve` runs {@link serveIpfsCommand} for its key (path check, allowlist,
+ * size and storage limits, the key's own pins, the proxy) and writes failures as Kubo JSON.
  *
  * @example
  * const pins = await createSqlPinStore(query);
- * const route = createIpfsRoute({ settings: config.ipfs, upstreamUrl: 'http://127.0.0.1:5001', keys, pins });
- * const app = await buildApp(config, { networks, keys, streaming: [route] });
+ * const route = createIpfsRoute({ settings: config.ipfs, upstreamUrl: 'http://127.0.0.1:5001', pins });
+ * route.serve(key, req, res, '/api/v0/cat?arg=Qm…');
  * await route.storedBytes(key); // for usage reports
  */
 export function createIpfsRoute(deps: IpfsRouteDeps): IpfsRoute {
-  const { settings, keys } = deps;
+  const { settings } = deps;
   const url = new URL(deps.upstreamUrl);
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 32, scheduling: 'lifo' as const };
   const upstream: IpfsUpstream = {
@@ -107,34 +107,8 @@ export function createIpfsRoute(deps: IpfsRouteDeps): IpfsRoute {
     await serveIpfsCommand(key, req, res, rest, ctx);
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse, rest: string): Promise<void> {
-    const q = rest.indexOf('?');
-    const path = q < 0 ? rest : rest.slice(0, q);
-    if (!path.startsWith(API)) return writeIpfsText(req, res, 404, '404 page not found');
-    if (req.method === 'OPTIONS') {
-      res.writeHead(200, { ...IPFS_PREFLIGHT_HEADERS, 'content-length': '0' });
-      res.end();
-      return;
-    }
-    if (req.method !== 'POST') {
-      return writeIpfsText(req, res, 405, '405 - Method Not Allowed', { allow: 'OPTIONS, POST' });
-    }
-    const auth = await authenticateBasic(req.headers.authorization, keys);
-    if (!auth.ok) {
-      const message =
-        auth.reason === 'missing'
-          ? 'missing credentials: use HTTP basic auth with <API_KEY>:<API_KEY_SECRET>'
-          : 'invalid credentials: unknown or revoked API key, or wrong secret';
-      return writeIpfsError(req, res, 401, message, 1, UNAUTHORIZED_HEADERS);
-    }
-    await serve(auth.record.key, req, res, rest);
-  }
-
   return {
     match: matchHostOrPrefix(settings.hosts, settings.pathPrefix),
-    handle(req, res, rest) {
-      handle(req, res, rest).catch(fail(req, res));
-    },
     serve(key, req, res, rest) {
       serve(key, req, res, rest).catch(fail(req, res));
     },

@@ -1,4 +1,4 @@
-import { CORS_HEADERS } from '../http/cors.js';
+import { CORS_HEADERS } from '../wire/corsHeaders.js';
 
 /** CORS headers on every IPFS answer: the gateway's own (any origin, Kubo streaming headers exposed). */
 export const IPFS_CORS_HEADERS = CORS_HEADERS;

@@ -158,7 +158,6 @@ describe('a pin is recorded before the client has the whole answer or its end', 
           resetOnStreamError: false,
         },
         upstreamUrl,
-        keys: { authenticate: () => Promise.resolve(undefined), forget: () => {} },
         pins: gated.store,
       });
       gateway = createServer((req, res) => route.serve('k', req, res, (req.url ?? '/').slice('/ipfs'.length)));
@@ -203,7 +202,6 @@ describe('a pin is recorded before the client has the whole answer or its end', 
           resetOnStreamError: false,
         },
         upstreamUrl: h.node.http,
-        keys: { authenticate: () => Promise.resolve(undefined), forget: () => {} },
         pins: gated.store,
       });
       gateway = createServer((req, res) => route.serve('k', req, res, (req.url ?? '/').slice('/ipfs'.length)));

@@ -174,7 +174,6 @@ describe('defect 1: the command is decided on the normalised path, and only that
           resetOnStreamError: false,
         },
         upstreamUrl,
-        keys: { authenticate: () => Promise.resolve(undefined), forget: () => {} },
         pins: h.pins,
       });
       gateway = createServer((req, res) => route.serve(a.key, req, res, (req.url ?? '/').slice('/ipfs'.length)));

@@ -8,7 +8,6 @@ import { PGlite } from '@electric-sql/pglite';
 import type { IpfsSettings } from '../config/types.js';
 import type { EmbeddedProcess } from '../embedded/startAnvil.js';
 import { startIpfsNode } from '../embedded/startIpfsNode.js';
-import type { KeyAuthenticator } from '../keys/createKeyAuthenticator.js';
 import type { SqlQuery } from '../store/createSqlKeyStore.js';
 import { createIpfsRoute, type IpfsRoute } from './createIpfsRoute.js';
 import { DEFAULT_IPFS_ALLOW } from './ipfsCommands.js';
@@ -67,11 +66,7 @@ export async function startIpfsRouteHarness(
     resetOnStreamError: false,
     ...options.ipfs,
   };
-  const unused: KeyAuthenticator = {
-    authenticate: () => Promise.reject(new Error('the harness authenticates itself')),
-    forget: () => {},
-  };
-  const route = createIpfsRoute({ settings, upstreamUrl: node.http, keys: unused, pins });
+  const route = createIpfsRoute({ settings, upstreamUrl: node.http, pins });
   const secrets = new Map<string, string>((options.keys ?? []).map((k) => [k.key, k.secret]));
   const server: Server = createServer((req, res) => {
     const url = req.url ?? '/';

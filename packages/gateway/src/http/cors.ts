@@ -1,1 +1,0 @@
-export { CORS_HEADERS, PREFLIGHT_HEADERS } from '../wire/corsHeaders.js';
