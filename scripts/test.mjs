@@ -32,13 +32,21 @@ if (extra.length === 0) {
 
 // 2. Vitest across every package (projects in vitest.config.ts).
 const vitestJson = join(out, 'vitest.json');
-const vStatus = step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extra]);
+const vStatus = step('vitest', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+  ...extra,
+]);
 if (existsSync(vitestJson)) {
   const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   // Suites that failed to load count as failures too.
-  const brokenSuites = (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0);
+  const brokenSuites = (r.testResults ?? []).filter(
+    (s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0,
+  );
   failed += brokenSuites.length;
   if (vStatus !== 0 && (r.numFailedTests ?? 0) === 0 && brokenSuites.length === 0) broken = true;
 } else if (vStatus !== 0) {
@@ -51,9 +59,9 @@ if (extra.length === 0) {
   const sStatus = step('vitest (serial: latency and rate measurements)', bin('vitest'), [
     'run',
     '--config',
-    'packages/gateway/vitest.serial.config.ts',
+    join(root, 'packages', 'gateway', 'vitest.serial.config.ts'),
     '--root',
-    'packages/gateway',
+    join(root, 'packages', 'gateway'),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${serialJson}`,
@@ -62,7 +70,9 @@ if (extra.length === 0) {
     const r = JSON.parse(readFileSync(serialJson, 'utf8'));
     passed += r.numPassedTests ?? 0;
     failed += r.numFailedTests ?? 0;
-    const brokenSuites = (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0);
+    const brokenSuites = (r.testResults ?? []).filter(
+      (s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0,
+    );
     failed += brokenSuites.length;
     if (sStatus !== 0 && (r.numFailedTests ?? 0) === 0 && brokenSuites.length === 0) broken = true;
   } else if (sStatus !== 0) {

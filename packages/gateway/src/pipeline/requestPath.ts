@@ -19,6 +19,22 @@ import { refused } from './stages/refused.js';
 import { restrictCaller } from './stages/restrictCaller.js';
 import { restrictCalls } from './stages/restrictCalls.js';
 
+/** The longest a held key's refusal waits before it is written. */
+const HELD_PAUSE_MS = 1_000;
+
+/** Resolves after `ms`, or at once when `signal` aborts (the client went away). */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
 /** What the request path is built from (the composition root passes them in). */
 export interface RequestPathDeps {
   readonly keys: KeyAuthenticator;
@@ -51,8 +67,9 @@ export type SpecialForward = (call: RpcCall) => Promise<void> | undefined;
  * parse + validate         JSON-RPC envelope; params against the family's method table     → -32600/-32601/-32602
  * restrictions (calls)     method and contract allowlists (IPFS: command allowlist)        → 403 / -32002
  * limits                   a key held over its limits is refused at admission (no body
- *                          read); then credits against the per-second rate and the daily
- *                          total, a batch whole or not at all                              → 429 / -32005
+ *                          read; answered after a pause of up to its backoff, at most 1 s);
+ *                          then credits against the per-second rate and the daily total,
+ *                          a batch whole or not at all                                     → 429 / -32005
  * forward + normalise      a per-key upstream slot, then the network (failover inside),
  *                          then the answer in the client's shape
  * record usage             in memory, flushed off the hot path
@@ -86,13 +103,24 @@ export function createRequestPath(deps: RequestPathDeps) {
     /** authenticate → restrictions (caller) → limits (a key already held over them). Throws the refusal to write. */
     async admit(ctx: RequestContext): Promise<void> {
       await authenticate(ctx, keys);
+      let refusal: unknown;
       try {
         restrictCaller(ctx);
-        guard.check(ctx);
       } catch (err) {
+        refusal = err;
+      }
+      const held = refusal === undefined ? guard.held(ctx) : undefined;
+      if (held) {
+        refusal = held.refusal;
+        // a key that keeps sending while it is told to back off gets its answer after a pause
+        // (its backoff, at most HELD_PAUSE_MS): a client ignoring Retry-After cannot make the
+        // gateway spin for it at the other keys' expense
+        await pause(Math.min(held.waitMs, HELD_PAUSE_MS), ctx.signal);
+      }
+      if (refusal !== undefined) {
         // the key is known: its usage shows what was refused and why (the body was not read)
-        recordUsage(ctx, usage, outcome('(refused)', wireError(err).status, err, 0, undefined, 0, 0));
-        throw err;
+        recordUsage(ctx, usage, outcome('(refused)', wireError(refusal).status, refusal, 0, undefined, 0, 0));
+        throw refusal;
       }
     },
 

@@ -169,6 +169,24 @@ describe('createUsageRecorder', () => {
     expect(totals.errors).toBe(2_000);
     expect((await store.totals({ key: 'bulk42', from: BULK, to: BULK + DAY })).requests).toBe(1000);
     expect((await store.totals({ accountId: 'acct_bulk3', from: BULK, to: BULK + DAY })).requests).toBe(14_300);
-    expect(await store.recentRequests('bulk42', { limit: 1000 })).toHaveLength(200);
+    // one flush writes the newest 50 requests of a key (maxRecentPerFlush)
+    expect(await store.recentRequests('bulk42', { limit: 1000 })).toHaveLength(50);
+  });
+
+  it('keeps the newest maxRecentPerKey requests of a key across flushes, at most maxRecentPerFlush per flush', async () => {
+    const recorder = createUsageRecorder({ store, flushIntervalMs: 60_000, maxRecentPerKey: 8, maxRecentPerFlush: 3 });
+    const at = BULK + DAY;
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 5; i++) {
+        recorder.record(usageEvent({ key: 'ringkey', at: at + round * 1000 + i, requestId: `r${round}-${i}` }));
+      }
+      await recorder.flush();
+    }
+    await recorder.close();
+    const recent = await store.recentRequests('ringkey', { limit: 100 });
+    // 4 flushes x the newest 3 of 5, trimmed to the newest 8, newest first
+    expect(recent.map((r) => r.requestId)).toEqual(['r3-4', 'r3-3', 'r3-2', 'r2-4', 'r2-3', 'r2-2', 'r1-4', 'r1-3']);
+    // the sums count every request
+    expect((await store.totals({ key: 'ringkey', from: at, to: at + 60_000 })).requests).toBe(20);
   });
 });

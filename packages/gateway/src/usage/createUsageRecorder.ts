@@ -9,6 +9,12 @@ export interface UsageRecorderOptions {
   readonly flushIntervalMs?: number;
   /** Requests kept per key for the request explorer, in memory and in the store (default 200). */
   readonly maxRecentPerKey?: number;
+  /**
+   * Requests of one key written per flush (default 50): a key sending more than that per second
+   * has its newest written, so a flood's request log cannot make a flush long (the embedded
+   * database runs on the gateway's own thread). The store still keeps `maxRecentPerKey`.
+   */
+  readonly maxRecentPerFlush?: number;
   /** Told about a timer flush that failed (its data is kept and retried on the next flush). */
   readonly onError?: (err: unknown) => void;
 }
@@ -101,7 +107,8 @@ function aggFor(aggs: Aggregates, minute: number, key: string, network: string, 
  * await usage.close();
  */
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
-  const { store, flushIntervalMs = 1000, maxRecentPerKey = 200, onError = noop } = options;
+  const { store, flushIntervalMs = 1000, maxRecentPerKey = 200, maxRecentPerFlush = 50, onError = noop } = options;
+  const ringSize = Math.min(maxRecentPerKey, maxRecentPerFlush);
   let aggs: Aggregates = new Map();
   let errors = new Map<string, { -readonly [K in keyof UsageErrorCount]: UsageErrorCount[K] }>();
   let rings = new Map<string, Ring>();
@@ -127,7 +134,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   const pushRecent = (e: UsageEvent) => {
     let ring = rings.get(e.key);
     if (ring === undefined) {
-      ring = new Ring(maxRecentPerKey);
+      ring = new Ring(ringSize);
       rings.set(e.key, ring);
     }
     ring.push(e);

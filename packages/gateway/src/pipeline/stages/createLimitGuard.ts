@@ -10,8 +10,8 @@ import type { RequestContext } from '../RequestContext.js';
  * `limits` object after a settings or plan change) is not held to the old refusal.
  */
 export interface LimitGuard {
-  /** Throws the remembered refusal (with the time left) while the key is held. */
-  check(ctx: RequestContext): void;
+  /** The remembered refusal and how long the key stays held, or undefined when it is not held. */
+  held(ctx: RequestContext): { refusal: GatewayError; waitMs: number } | undefined;
   /** Holds the key until `untilMs` (epoch ms) with this refusal. */
   hold(ctx: RequestContext, refusal: GatewayError, untilMs: number): void;
 }
@@ -19,23 +19,24 @@ export interface LimitGuard {
 /**
  * @example
  * const guard = createLimitGuard();
- * guard.check(ctx); // throws 429 while the key is held
+ * const held = guard.held(ctx); // { refusal, waitMs } while the key is held
  */
 export function createLimitGuard(options: { now?: () => number; maxKeys?: number } = {}): LimitGuard {
   const now = options.now ?? Date.now;
   const maxKeys = options.maxKeys ?? 100_000;
   const held = new Map<string, { until: number; limits: KeyLimits; refusal: GatewayError }>();
   return {
-    check(ctx) {
-      if (held.size === 0) return;
+    held(ctx) {
+      if (held.size === 0) return undefined;
       const key = ctx.key!.record.key;
       const entry = held.get(key);
-      if (entry === undefined) return;
-      if (entry.until <= now() || entry.limits !== ctx.key!.limits) {
+      if (entry === undefined) return undefined;
+      const waitMs = entry.until - now();
+      if (waitMs <= 0 || entry.limits !== ctx.key!.limits) {
         held.delete(key);
-        return;
+        return undefined;
       }
-      throw entry.refusal;
+      return { refusal: entry.refusal, waitMs };
     },
     hold(ctx, refusal, untilMs) {
       if (held.size >= maxKeys) held.clear();
