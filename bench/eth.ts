@@ -5,7 +5,7 @@
 // usage recording, all in one run, with each server's CPU time per request; then the latency
 // nodegate adds at a fixed 2,000 req/s, and what the Redis limiter adds to it.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -103,6 +103,7 @@ async function fixedRateLatency(url: string, body: string, rate: number, duratio
  * limits are set (plan override and per-key credits per second), created through the admin API.
  */
 async function startLimitedGateway(dir: string, upstreamHttp: string) {
+  await mkdir(dir, { recursive: true });
   const { child, ready } = await startGatewayProcess(dir, {
     redis: { url: 'redis://127.0.0.1:6379', prefix: `nodegate-bench:${randomUUID()}:` },
     networks: [{ name: 'bench', family: 'eth', pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] }],
@@ -131,7 +132,12 @@ async function main() {
     anvil.http,
   ]);
   const gw = await startBenchNetwork(dir, 'eth', anvil.http);
-  const limited = await startLimitedGateway(join(dir, 'limited'), anvil.http);
+  const limited = await startLimitedGateway(join(dir, 'limited'), anvil.http).catch(async (err: unknown) => {
+    await stop(gw.child);
+    await stop(proxy.child);
+    await anvil.stop();
+    throw err;
+  });
   const targets = {
     'a anvil direct': anvil.http,
     'b bare proxy': proxy.value.url as string,
