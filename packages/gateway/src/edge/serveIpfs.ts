@@ -10,6 +10,7 @@ import type { Logger } from '../log/createLogger.js';
 import type { RequestPath } from '../pipeline/requestPath.js';
 import { writeKuboError } from '../wire/writeKuboError.js';
 import { createRequestContext } from './createRequestContext.js';
+import { clientSignal } from './clientSignal.js';
 import { readCredentials } from './readCredentials.js';
 
 const API = '/api/v0/';
@@ -42,13 +43,12 @@ export async function serveIpfs(
     return writeIpfsText(req, res, 405, '405 - Method Not Allowed', { allow: 'OPTIONS, POST' });
   }
   const auth = readCredentials(req.headers.authorization);
-  const aborter = new AbortController();
   const ctx = createRequestContext(req, {
     transport: 'ipfs',
     network: 'ipfs',
     credentials: { key: auth.malformed ? '\u0000' : (auth.user ?? ''), secret: auth.secret, bearer: auth.bearer },
     timeoutMs: deps.limits.requestTimeoutMs,
-    signal: aborter.signal,
+    signal: clientSignal(req.socket),
     log: deps.log,
   });
   const command = resolveIpfsCommand(commandPath.slice(API.length));
@@ -66,7 +66,6 @@ export async function serveIpfs(
   const readBefore = socket.bytesRead;
   const writtenBefore = socket.bytesWritten;
   res.once('close', () => {
-    if (!res.writableFinished) aborter.abort();
     const status = res.statusCode;
     const failed = status >= 400 || res.getHeader('x-stream-error') !== undefined;
     deps.path.recordUsage(

@@ -9,9 +9,11 @@ import { writeRpcError } from '../wire/writeRpcError.js';
 import { createRequestContext } from './createRequestContext.js';
 import { credentialsOf } from './credentialsOf.js';
 import { readJsonBody } from './readJsonBody.js';
+import { clientSignal } from './clientSignal.js';
 
 const JSON_TYPES = /^application\/(?:json|json-rpc)\s*(?:;|$)/i;
 const ALLOW = 'POST, OPTIONS';
+const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
 
 /**
  * `POST {base_url}/v3/<KEY>`: admits the request (key, secret/JWT, origin and user agent) before
@@ -37,10 +39,7 @@ export async function serveJsonRpc(
       headers: { allow: ALLOW },
     });
   }
-  const aborter = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) aborter.abort();
-  });
+  const signal = clientSignal(req.socket);
   let ctx: ReturnType<typeof createRequestContext>;
   try {
     ctx = createRequestContext(req, {
@@ -48,7 +47,7 @@ export async function serveJsonRpc(
       network: network.settings.name,
       credentials: credentialsOf(pathKey, req.headers.authorization),
       timeoutMs: deps.limits.requestTimeoutMs,
-      signal: aborter.signal,
+      signal,
       log: deps.log,
     });
     await deps.path.admit(ctx);
@@ -76,18 +75,23 @@ export async function serveJsonRpc(
     });
   }
   const reply = await deps.path.answerRpc(ctx, network, body);
-  if (aborter.signal.aborted) return;
+  if (signal.aborted) return;
   if (reply.body === undefined) {
     res.writeHead(204, { ...CORS_HEADERS, 'x-request-id': ctx.requestId }).end();
     return;
   }
-  res.writeHead(reply.status, {
-    ...CORS_HEADERS,
-    ...reply.headers,
-    'x-request-id': ctx.requestId,
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(reply.body)),
-  });
+  // the flat [name, value, …] form: no header object built and walked per answer
+  const headers = [
+    ...CORS_HEADER_LIST,
+    'x-request-id',
+    ctx.requestId,
+    'content-type',
+    'application/json',
+    'content-length',
+    String(Buffer.byteLength(reply.body)),
+  ];
+  for (const [name, value] of Object.entries(reply.headers)) headers.push(name, value);
+  res.writeHead(reply.status, headers);
   res.end(reply.body);
 }
 

@@ -155,4 +155,22 @@ describe('createKeyGate', () => {
     expect(() => createKeyGate({ maxConcurrent: 0, maxQueued: 1 })).toThrow(RangeError);
     expect(() => createKeyGate({ maxConcurrent: 1, maxQueued: -1 })).toThrow(RangeError);
   });
+
+  it('tryAcquire takes a place synchronously under the cap, and never jumps the queue', async () => {
+    const gate = createKeyGate({ maxConcurrent: 2, maxQueued: 4 });
+    const a = gate.tryAcquire('k')!;
+    const b = gate.tryAcquire('k')!;
+    expect(typeof a).toBe('function');
+    expect(gate.tryAcquire('k')).toBeUndefined(); // at the cap
+    const waiting = gate.acquire('k');
+    a(); // the waiter gets the place
+    const c = await waiting;
+    expect(gate.tryAcquire('k')).toBeUndefined();
+    b();
+    expect(gate.tryAcquire('other')).toBeTypeOf('function');
+    const d = gate.tryAcquire('k')!; // b's place is free and nobody waits
+    c();
+    d();
+    a(); // idempotent
+  });
 });

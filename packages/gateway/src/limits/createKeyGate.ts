@@ -10,6 +10,11 @@ export interface KeyGate {
    * are already waiting, and with `signal.reason` (leaving the queue) when `signal` aborts.
    */
   acquire(key: string, signal?: AbortSignal): Promise<() => void>;
+  /**
+   * The synchronous fast path: a release function when `key` is under its cap and nobody
+   * waits, else undefined (then `acquire` waits in line). No promise on the hot path.
+   */
+  tryAcquire(key: string): (() => void) | undefined;
   /** Keys with something in flight or waiting (for tests and metrics). */
   readonly size: number;
 }
@@ -97,6 +102,18 @@ export function createKeyGate(options: { maxConcurrent: number; maxQueued: numbe
         }
         s.queue.push(waiter);
       });
+    },
+
+    tryAcquire(key: string): (() => void) | undefined {
+      let slot = slots.get(key);
+      if (slot === undefined) {
+        slot = { active: 0, queue: [] };
+        slots.set(key, slot);
+      } else if (slot.active >= maxConcurrent || slot.queue.length > 0) {
+        return undefined;
+      }
+      slot.active++;
+      return releaser(key, slot);
     },
 
     get size() {

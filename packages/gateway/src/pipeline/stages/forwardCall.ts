@@ -6,6 +6,7 @@ import type { RpcCall } from '../RpcCall.js';
 /** A per-key cap on upstream requests in flight (see `limits/createKeyGate.ts`). */
 export interface KeyGate {
   acquire(key: string, signal?: AbortSignal): Promise<() => void>;
+  tryAcquire(key: string): (() => void) | undefined;
 }
 
 /**
@@ -21,10 +22,15 @@ export async function forwardCall(ctx: RequestContext, network: Network, gate: K
   const prepared = call.prepared!;
   let release: (() => void) | undefined;
   try {
-    release = await gate.acquire(ctx.key!.record.key, ctx.signal).catch((err: unknown) => {
-      if (ctx.signal.aborted) throw err;
-      throw new GatewayError('RATE_LIMITED', (err as Error).message, { refusal: 'concurrency', retryAfterSeconds: 1 });
-    });
+    release =
+      gate.tryAcquire(ctx.key!.record.key) ??
+      (await gate.acquire(ctx.key!.record.key, ctx.signal).catch((err: unknown) => {
+        if (ctx.signal.aborted) throw err;
+        throw new GatewayError('RATE_LIMITED', (err as Error).message, {
+          refusal: 'concurrency',
+          retryAfterSeconds: 1,
+        });
+      }));
     const { result, upstream } = await network.forward(
       prepared.upstreamMethod,
       prepared.upstreamParams,
