@@ -1,51 +1,35 @@
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { fork } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedProcess, startAnvil } from '../embedded/startAnvil.js';
+import { type SpawnedGateway, spawnGateway } from '../test-support/spawnGateway.js';
 
-// The gateway as users run it (`npm start`'s V8 flags, its own process), so what is measured is
-// the gateway and not this test's own event loop.
-const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 let anvil: EmbeddedProcess;
 let dir: string;
-let gateway: ChildProcess;
-let ready: { networks: Record<string, { http: string }>; admin: { url: string; token: string } };
+let gateway: SpawnedGateway;
+let ready: SpawnedGateway['ready'];
 
 beforeAll(async () => {
   anvil = await startAnvil();
   dir = await mkdtemp(join(tmpdir(), 'nodegate-fair-'));
-  const configFile = join(dir, 'config.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
-      networks: [
-        {
-          name: 'eth-devnet',
-          family: 'eth',
-          pathPrefix: '/eth-devnet',
-          upstreams: [{ name: 'anvil', http: anvil.http }],
-        },
-      ],
-    }),
-  );
-  const readyFile = join(dir, 'ready.json');
-  gateway = spawn(
-    process.execPath,
-    ['--max-semi-space-size=32', CLI, 'start', '--config', configFile, '--ready-file', readyFile],
-    { stdio: 'ignore' },
-  );
-  for (let i = 0; i < 600 && !existsSync(readyFile); i++) await new Promise((r) => setTimeout(r, 100));
-  ready = JSON.parse(await readFile(readyFile, 'utf8'));
+  // the gateway in its own process, so what is measured is the gateway, not this test's event loop
+  gateway = await spawnGateway({
+    networks: [
+      {
+        name: 'eth-devnet',
+        family: 'eth',
+        pathPrefix: '/eth-devnet',
+        upstreams: [{ name: 'anvil', http: anvil.http }],
+      },
+    ],
+  });
+  ready = gateway.ready;
 });
 afterAll(async () => {
-  gateway?.kill('SIGTERM');
-  await new Promise((r) => gateway?.once('exit', r));
+  await gateway?.stop();
   await anvil?.stop();
   await rm(dir, { recursive: true, force: true });
 });

@@ -1,17 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedProcess, startAnvil } from '../../embedded/startAnvil.js';
+import { type SpawnedGateway, spawnGateway } from '../../test-support/spawnGateway.js';
 
-// The gateway as users run it (its own process, so its memory is its own): the built CLI.
-const CLI = new URL('../../../dist/cli/main.js', import.meta.url).pathname;
 let anvil: EmbeddedProcess;
-let dir: string;
-let child: ChildProcess;
+let gateway: SpawnedGateway;
 let wsUrl: string;
 
 const rssMb = async (pid: number) =>
@@ -19,40 +13,28 @@ const rssMb = async (pid: number) =>
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  dir = await mkdtemp(join(tmpdir(), 'nodegate-wsmem-'));
-  const configFile = join(dir, 'config.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
-      devKey: true,
-      networks: [
-        {
-          name: 'eth-devnet',
-          family: 'eth',
-          pathPrefix: '/eth-devnet',
-          upstreams: [{ name: 'anvil', http: anvil.http }],
-        },
-      ],
-    }),
-  );
-  const ready = join(dir, 'ready.json');
-  child = spawn(process.execPath, [CLI, 'start', '--config', configFile, '--ready-file', ready], { stdio: 'ignore' });
-  for (let i = 0; i < 600 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
-  const r = JSON.parse(await readFile(ready, 'utf8'));
-  wsUrl = `${r.networks['eth-devnet'].ws}/ws/v3/${r.devKey.key}`;
+  // its own process, so its memory is its own
+  gateway = await spawnGateway({
+    devKey: true,
+    networks: [
+      {
+        name: 'eth-devnet',
+        family: 'eth',
+        pathPrefix: '/eth-devnet',
+        upstreams: [{ name: 'anvil', http: anvil.http }],
+      },
+    ],
+  });
+  wsUrl = `${gateway.ready.networks['eth-devnet']!.ws}/ws/v3/${gateway.ready.devKey!.key}`;
 });
 afterAll(async () => {
-  child?.kill('SIGTERM');
-  await new Promise((r) => child?.once('exit', r));
+  await gateway?.stop();
   await anvil?.stop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('WebSocket clients that misbehave do not grow the gateway', () => {
   it('pipelining floods and clients that never read, for 15 s: closed by the caps, memory stays flat', async () => {
-    const pid = child.pid!;
+    const pid = gateway.child.pid!;
     const open = () =>
       new Promise<WebSocket>((resolve, reject) => {
         const ws = new WebSocket(wsUrl);

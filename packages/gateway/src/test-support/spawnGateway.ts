@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// The gateway as users run it: the built CLI (npm test builds before testing).
+const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+/** What `nodegate start --ready-file` writes. */
+export interface Ready {
+  networks: Record<string, { family: string; http: string; ws: string }>;
+  devKey: { key: string; secret: string } | null;
+  admin: { url: string; token: string };
+}
+
+/** A gateway running in a process of its own. */
+export interface SpawnedGateway {
+  readonly child: ChildProcess;
+  readonly ready: Ready;
+  /** SIGTERM, wait for the exit, remove the data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `nodegate start` in its own process (with `npm start`'s V8 flags) on a config made of
+ * `config` plus a free loopback port and a temporary data directory, and waits for its ready
+ * file: for tests that measure the gateway's latency or memory apart from the test's own.
+ *
+ * @example
+ * const gw = await spawnGateway({ devKey: true, networks: [...] });
+ * await gw.stop();
+ */
+export async function spawnGateway(config: Record<string, unknown>): Promise<SpawnedGateway> {
+  const dir = await mkdtemp(join(tmpdir(), 'nodegate-spawned-'));
+  const configFile = join(dir, 'config.json');
+  await writeFile(configFile, JSON.stringify({ listen: '127.0.0.1:0', dataDir: join(dir, 'data'), ...config }));
+  const readyFile = join(dir, 'ready.json');
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=32', CLI, 'start', '--config', configFile, '--ready-file', readyFile],
+    { stdio: 'ignore' },
+  );
+  for (let i = 0; i < 600 && !existsSync(readyFile); i++) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode} before it was ready`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const ready = JSON.parse(await readFile(readyFile, 'utf8')) as Ready;
+  return {
+    child,
+    ready,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
