@@ -43,10 +43,17 @@ export async function serveIpfs(
     return writeIpfsText(req, res, 405, '405 - Method Not Allowed', { allow: 'OPTIONS, POST' });
   }
   const auth = readCredentials(req.headers.authorization);
+  if (auth.malformed) {
+    return writeKuboError(
+      req,
+      res,
+      new GatewayError('UNAUTHORIZED', 'invalid credentials: unknown or revoked API key, or wrong secret'),
+    );
+  }
   const ctx = createRequestContext(req, {
     transport: 'ipfs',
     network: 'ipfs',
-    credentials: { key: auth.malformed ? '\u0000' : (auth.user ?? ''), secret: auth.secret, bearer: auth.bearer },
+    credentials: { key: auth.user ?? '', secret: auth.secret, bearer: auth.bearer },
     timeoutMs: deps.limits.requestTimeoutMs,
     signal: clientSignal(req.socket),
     log: deps.log,

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { discardRequestBody } from '../ipfs/writeIpfsError.js';
-import { CORS_HEADERS } from './corsHeaders.js';
+import { writeIpfsError } from '../ipfs/writeIpfsError.js';
 import { wireError } from './wireError.js';
 
 /**
@@ -19,16 +18,8 @@ export function writeKuboError(req: IncomingMessage, res: ServerResponse, err: u
   const answer = wireError(err);
   const reason = (answer.error.data as { reason?: unknown } | undefined)?.reason;
   const message = typeof reason === 'string' ? `${answer.error.message}: ${reason}` : answer.error.message;
-  const body = `${JSON.stringify({ Message: message, Code: answer.status >= 500 ? 0 : 1, Type: 'error' })}\n`;
-  res.writeHead(answer.status, {
-    ...CORS_HEADERS,
+  writeIpfsError(req, res, answer.status, message, answer.status >= 500 ? 0 : 1, {
     ...answer.headers,
     ...(answer.status === 401 ? { 'www-authenticate': 'Basic realm="nodegate IPFS"' } : {}),
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
   });
-  res.end(body);
-  discardRequestBody(req);
 }

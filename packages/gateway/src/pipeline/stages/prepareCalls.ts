@@ -1,4 +1,3 @@
-import { toWireError } from '../../errors/toWireError.js';
 import type { CallContext, FamilyHandler } from '../../families/FamilyHandler.js';
 import { isItemError, parseRpcPayload } from '../../jsonrpc/parseRpcPayload.js';
 import type { RpcCall } from '../RpcCall.js';
@@ -57,6 +56,3 @@ export function prepareCalls(
   });
   return { batch: payload.kind === 'batch', calls };
 }
-
-/** The JSON-RPC error object of a call that failed (re-exported for the wire stage). */
-export const errorOf = (err: unknown) => toWireError(err).error;
