@@ -2,6 +2,7 @@ import { Pool } from 'undici';
 import { GatewayError } from '../errors/GatewayError.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { RawJson } from '../jsonrpc/RawJson.js';
+import { postJson } from './postJson.js';
 import { UpstreamTransportError } from './UpstreamTransportError.js';
 
 /** Settings of one upstream node. */
@@ -68,6 +69,7 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
   if (url.username || url.password) {
     headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
   }
+  const headerList = Object.entries(headers).flat();
   const pool = new Pool(url.origin, {
     connections: config.connections ?? 128,
     keepAliveTimeout: 30_000,
@@ -103,9 +105,7 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       let status: number;
       let text: string;
       try {
-        const res = await pool.request({ path, method: 'POST', headers, body, ...(signal ? { signal } : {}) });
-        status = res.statusCode;
-        text = await res.body.text();
+        ({ status, text } = await postJson(pool, path, headerList, body, signal));
       } catch (err) {
         // the client went away: not the upstream's failure
         if (signal?.aborted) throw new ClientGoneError();
