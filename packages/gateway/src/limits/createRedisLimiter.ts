@@ -174,7 +174,16 @@ export function createRedisLimiter(
   function leaseOf(key: string, bucket: number): KeyLease {
     let lease = leases.get(key);
     if (lease === undefined) {
-      lease = { bucket, day: 0, left: 0, demandBucket: bucket, demandCur: 0, demandPrev: 0, leasing: false, touched: 0 };
+      lease = {
+        bucket,
+        day: 0,
+        left: 0,
+        demandBucket: bucket,
+        demandCur: 0,
+        demandPrev: 0,
+        leasing: false,
+        touched: 0,
+      };
       leases.set(key, lease);
       sweeper ??= setInterval(sweep, SWEEP_MS).unref();
     }
