@@ -1,3 +1,4 @@
+import { onAbort } from '../abort/onAbort.js';
 import { KeyGateFullError } from './KeyGateFullError.js';
 
 export { KeyGateFullError };
@@ -23,8 +24,8 @@ export interface KeyGate {
 interface Waiter {
   resolve: (release: () => void) => void;
   reject: (reason: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  /** Stops waiting on the client's signal. */
+  cancelAbort: (() => void) | undefined;
 }
 
 /** One key's state; deleted as soon as nothing is in flight or waiting. */
@@ -64,7 +65,7 @@ export function createKeyGate(options: { maxConcurrent: number; maxQueued: numbe
       const next = slot.queue.shift();
       if (next !== undefined) {
         // Hand the place straight to the first waiter: `active` stays the same.
-        if (next.onAbort !== undefined) next.signal?.removeEventListener('abort', next.onAbort);
+        next.cancelAbort?.();
         next.resolve(releaser(key, slot));
         return;
       }
@@ -90,15 +91,14 @@ export function createKeyGate(options: { maxConcurrent: number; maxQueued: numbe
       }
       const s = slot;
       return new Promise<() => void>((resolve, reject) => {
-        const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+        const waiter: Waiter = { resolve, reject, cancelAbort: undefined };
         if (signal !== undefined) {
-          waiter.onAbort = () => {
+          waiter.cancelAbort = onAbort(signal, () => {
             const i = s.queue.indexOf(waiter);
             if (i >= 0) s.queue.splice(i, 1);
             // A waiter exists only while `active` is at its cap, so the slot stays.
             reject(signal.reason);
-          };
-          signal.addEventListener('abort', waiter.onAbort, { once: true });
+          });
         }
         s.queue.push(waiter);
       });

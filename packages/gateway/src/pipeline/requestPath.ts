@@ -145,13 +145,20 @@ export function createRequestPath(deps: RequestPathDeps) {
 
       let status = 200;
       let headers: Readonly<Record<string, string>> = {};
-      const billable = calls.filter((c) => c.error === undefined);
+      const billable: RpcCall[] = [];
       let credits = 0;
-      for (const c of billable) credits += c.prepared!.policy.credits;
+      for (const c of calls) {
+        if (c.error !== undefined) continue;
+        billable.push(c);
+        credits += c.prepared!.policy.credits;
+      }
+      const forward = (c: RpcCall) => special?.(c) ?? forwardCall(ctx, network, gate, c);
       try {
         await chargeCredits(ctx, limiter, guard, credits);
         for (const c of billable) c.credits = c.prepared!.policy.credits;
-        await Promise.all(billable.map((c) => special?.(c) ?? forwardCall(ctx, network, gate, c)));
+        // one call (the common case) is awaited as it is: no array of promises to gather
+        if (billable.length === 1) await forward(billable[0]!);
+        else if (billable.length > 1) await Promise.all(billable.map(forward));
       } catch (err) {
         const answer = wireError(err);
         status = answer.status;

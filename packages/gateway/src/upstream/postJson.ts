@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { onAbort } from '../abort/onAbort.js';
 
 /** What {@link postJson} resolves with: the HTTP status and the whole body as text. */
 export interface PostedJson {
@@ -40,17 +41,14 @@ class PostHandler implements Dispatcher.DispatchHandler {
   private status = 0;
   private chunks: Buffer[] = [];
   private abort: ((reason?: Error) => void) | undefined;
-  private readonly onAbort: (() => void) | undefined;
+  private readonly cancelAbort: (() => void) | undefined;
 
   constructor(
     private readonly resolve: (value: PostedJson) => void,
     private readonly reject: (reason: unknown) => void,
     private readonly signal: AbortSignal | undefined,
   ) {
-    if (signal) {
-      this.onAbort = () => this.abort?.(signal.reason as Error);
-      signal.addEventListener('abort', this.onAbort, { once: true });
-    }
+    if (signal) this.cancelAbort = onAbort(signal, () => this.abort?.(signal.reason as Error));
   }
 
   onConnect(abort: (reason?: Error) => void): void {
@@ -82,6 +80,6 @@ class PostHandler implements Dispatcher.DispatchHandler {
   }
 
   private done(): void {
-    if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
+    this.cancelAbort?.();
   }
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { onAbort } from './onAbort.js';
+
+describe('onAbort', () => {
+  it('runs every waiting callback once on abort, not the cancelled ones, with one listener on the signal', () => {
+    const controller = new AbortController();
+    let listeners = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners++;
+      return add(...args);
+    }) as typeof add;
+    const ran: number[] = [];
+    const cancels = Array.from({ length: 5 }, (_, i) => onAbort(controller.signal, () => ran.push(i)));
+    cancels[1]!();
+    cancels[3]!();
+    controller.abort();
+    controller.abort();
+    expect(ran).toEqual([0, 2, 4]);
+    expect(listeners).toBe(1);
+    // cancelling after the abort is harmless
+    cancels[0]!();
+  });
+
+  it('keeps no callbacks of finished waits: a thousand waits leave the signal with none', () => {
+    const controller = new AbortController();
+    let ran = 0;
+    for (let i = 0; i < 1000; i++) onAbort(controller.signal, () => ran++)();
+    controller.abort();
+    expect(ran).toBe(0);
+  });
+
+  it('does nothing for a signal that has already aborted', () => {
+    let ran = 0;
+    const cancel = onAbort(AbortSignal.abort(), () => ran++);
+    cancel();
+    expect(ran).toBe(0);
+  });
+});
