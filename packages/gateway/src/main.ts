@@ -23,7 +23,14 @@ import { createKeyChangeNotices } from './keys/createKeyChangeNotices.js';
 import { createKeyGate } from './limits/createKeyGate.js';
 import { createMemoryLimiter } from './limits/createMemoryLimiter.js';
 import { createRedisLimiter } from './limits/createRedisLimiter.js';
+import { createAccessLogRecorder } from './log/createAccessLogRecorder.js';
 import { createLogger, type LogLevel } from './log/createLogger.js';
+import { createBearerAuthorizer } from './metrics/createBearerAuthorizer.js';
+import { createGatewayMetrics } from './metrics/createGatewayMetrics.js';
+import { createMeteredUsageRecorder } from './metrics/createMeteredUsageRecorder.js';
+import { createMethodClassifier } from './metrics/createMethodClassifier.js';
+import { createMetricsHandler } from './metrics/createMetricsHandler.js';
+import { startMetricsListener } from './metrics/startMetricsListener.js';
 import { createNetwork, type Network } from './network/createNetwork.js';
 import { createRequestPath } from './pipeline/requestPath.js';
 import { openRedis } from './redis/openRedis.js';
@@ -32,6 +39,7 @@ import type { Database } from './store/Database.js';
 import type { KeyStore } from './store/KeyStore.js';
 import { openDatabase } from './store/openDatabase.js';
 import { createHttpUpstream } from './upstream/createHttpUpstream.js';
+import type { UsageRecorder } from './usage/UsageEvent.js';
 import { createUsageRecorder } from './usage/createUsageRecorder.js';
 import { openSqlUsageStore } from './usage/openSqlUsageStore.js';
 
@@ -55,6 +63,8 @@ export interface RunningGateway {
   readonly admin: { readonly url: string; readonly token: string };
   /** The dashboard and a one-time sign-in link for the operator (15 minutes). */
   readonly dashboard: { readonly url: string; readonly signInUrl: string | undefined };
+  /** Prometheus metrics (`metrics.enabled`): where they are served, and whether the admin token is needed. */
+  readonly metrics: { readonly url: string; readonly auth: 'admin-token' | 'none' } | undefined;
   /** Writes recorded usage now (tests; it is flushed every second anyway). */
   flushUsage(): Promise<void>;
   close(): Promise<void>;
@@ -76,7 +86,12 @@ export async function startGateway(
   options: { progress?: (line: string) => void; logLevel?: LogLevel } = {},
 ): Promise<RunningGateway> {
   const progress = options.progress ?? (() => {});
-  const log = createLogger(options.logLevel ?? 'warn');
+  const log = createLogger(options.logLevel ?? config.log.level);
+  const metrics = config.metrics.enabled
+    ? createGatewayMetrics({
+        onCollectError: (name, err) => log.warn('metrics collector failed', { metric: name, error: err }),
+      })
+    : undefined;
   const dataDir = resolve(config.dataDir);
   await mkdir(dataDir, { recursive: true });
   const cleanups: Array<() => Promise<void>> = [];
@@ -120,11 +135,18 @@ export async function startGateway(
     const prefix = config.redis?.prefix ?? 'nodegate:';
     const limiter = redis ? createRedisLimiter(redis, { prefix: `${prefix}limits:` }) : createMemoryLimiter();
     const usageStore = await openSqlUsageStore(db.query);
-    const usage = createUsageRecorder({
+    let usage: UsageRecorder = createUsageRecorder({
       store: usageStore,
-      onError: (err) => log.error('usage flush failed (kept for the next flush)', { error: (err as Error).message }),
+      onError: (err) => {
+        metrics?.usageFlushFailed();
+        log.error('usage flush failed (kept for the next flush)', { error: (err as Error).message });
+      },
     });
-    cleanups.push(() => usage.close());
+    // every transport reports each finished request here: metrics and the access log read it
+    if (metrics) usage = createMeteredUsageRecorder(usage, metrics, createMethodClassifier(config.networks));
+    if (config.log.access) usage = createAccessLogRecorder(usage);
+    const recorder = usage;
+    cleanups.push(() => recorder.close());
     const keys = createKeyAuthenticator(db.keys, config.plans);
     const notices = await createKeyChangeNotices(redis, prefix, (key) => keys.forget(key));
     cleanups.push(() => notices.close());
@@ -151,12 +173,22 @@ export async function startGateway(
       ipfs = createIpfsRoute({ settings, upstreamUrl, pins: await createSqlPinStore(db.query) });
     }
 
+    const serveMetrics = metrics
+      ? createMetricsHandler(metrics, {
+          authorize:
+            config.metrics.auth === 'admin-token'
+              ? createBearerAuthorizer((token) => db.accounts.verifyAdminToken(token))
+              : undefined,
+          log,
+        })
+      : undefined;
     const app = await buildApp(config, {
       networks,
       path,
       limiter,
       log,
       ipfs,
+      metrics: config.metrics.listen ? undefined : serveMetrics,
       register: async (a) => {
         const dashboard = () => ({ networks: endpoints, ipfs: ipfsUrl ?? null, adminUrl: `${base}/admin/api/v1` });
         await registerDashboard(a, { distDir: locateDashboardDist(), config: dashboard });
@@ -179,6 +211,16 @@ export async function startGateway(
     const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
     const base = config.publicUrl?.replace(/\/$/, '') ?? url;
+    let metricsUrl = serveMetrics ? `${base}/metrics` : undefined;
+    if (serveMetrics && config.metrics.listen) {
+      const listener = await startMetricsListener(config.metrics.listen, serveMetrics);
+      cleanups.push(() => listener.close());
+      metricsUrl = listener.url;
+    }
+    if (metricsUrl) {
+      const auth = config.metrics.auth === 'admin-token' ? ' (Authorization: Bearer <admin token>)' : '';
+      progress(`metrics: ${metricsUrl}${auth}`);
+    }
 
     const operator = await ensureOperator({ accounts: db.accounts, dataDir, baseUrl: base });
     await writeAdminEndpoint(dataDir, url);
@@ -201,6 +243,7 @@ export async function startGateway(
       devKey,
       admin: { url: `${base}/admin/api/v1`, token: operator.adminToken },
       dashboard: { url: `${base}/dashboard`, signInUrl: operator.signInUrl },
+      metrics: metricsUrl ? { url: metricsUrl, auth: config.metrics.auth } : undefined,
       flushUsage: () => usage.flush(),
       close,
       ...(ipfsUrl ? { ipfs: ipfsUrl } : {}),

@@ -4,13 +4,16 @@ import { validateConfig } from './validateConfig.js';
 /**
  * The configuration used when no config file is given: every family on embedded backends
  * (anvil for eth-devnet, the Starknet dev chain for starknet-devnet, the IPFS node under /ipfs),
- * each network reachable by path prefix, a development key, the embedded database.
+ * each network reachable by path prefix, a development key, the embedded database, and the
+ * access log on stderr.
  */
 export function embeddedConfig(overrides: { listen?: string; dataDir?: string } = {}): GatewayConfig {
   return validateConfig({
     listen: overrides.listen ?? '127.0.0.1:8550',
     dataDir: overrides.dataDir ?? '.nodegate',
     devKey: true,
+    // a developer watching `npm start` sees each request (config files leave it off by default)
+    log: { access: true },
     networks: [
       {
         name: 'eth-devnet',

@@ -1,3 +1,4 @@
+import type { LogLevel } from '../log/createLogger.js';
 import type { Plan } from '../plans/Plan.js';
 
 /** The JSON-RPC families a network can belong to. */
@@ -91,6 +92,23 @@ export interface LimitSettings {
   };
 }
 
+/** Logging: the level of the JSON log on stderr, and the access log (one line per finished request). */
+export interface LogSettings {
+  /** `--log-level` overrides it. Default `warn`. */
+  readonly level: LogLevel;
+  /** Default false in config files; the embedded default (`npm start` without a config) turns it on. */
+  readonly access: boolean;
+}
+
+/** Prometheus metrics at `/metrics`. */
+export interface MetricsSettings {
+  readonly enabled: boolean;
+  /** `admin-token`: the scraper sends `Authorization: Bearer <admin token>`; `none`: open. */
+  readonly auth: 'admin-token' | 'none';
+  /** A listener of its own for `/metrics` (default: the main listener). */
+  readonly listen?: { readonly host: string; readonly port: number } | undefined;
+}
+
 /** The whole gateway configuration, validated once at startup and frozen. */
 export interface GatewayConfig {
   readonly listen: { readonly host: string; readonly port: number };
@@ -107,4 +125,6 @@ export interface GatewayConfig {
   readonly ipfs?: IpfsSettings | undefined;
   /** Create (once) and print a development API key. On for the embedded default. */
   readonly devKey: boolean;
+  readonly log: LogSettings;
+  readonly metrics: MetricsSettings;
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_IPFS_ALLOW, isIpfsCommandName } from '../ipfs/ipfsCommands.js';
 import { ConfigError } from './ConfigError.js';
+import { parseObservability } from './parseObservability.js';
 import type {
   DatabaseSettings,
   EmbeddedBackend,
@@ -37,6 +38,8 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
     'devKey',
     'plans',
     'redis',
+    'log',
+    'metrics',
   ]);
   const listen = parseListen(root.listen ?? '127.0.0.1:8550', 'listen');
   const publicUrl = root.publicUrl === undefined ? undefined : httpUrl(root.publicUrl, 'publicUrl');
@@ -73,7 +76,21 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
   });
   if (networks.length === 0 && ipfs === undefined) throw new ConfigError('networks', 'configure at least one network');
   const devKey = root.devKey === undefined ? false : bool(root.devKey, 'devKey');
-  const config: GatewayConfig = { listen, publicUrl, dataDir, database, limits, plans, redis, networks, ipfs, devKey };
+  const { log, metrics } = parseObservability(root, parseListen);
+  const config: GatewayConfig = {
+    listen,
+    publicUrl,
+    dataDir,
+    database,
+    limits,
+    plans,
+    redis,
+    networks,
+    ipfs,
+    devKey,
+    log,
+    metrics,
+  };
   return deepFreeze(config);
 }
 

@@ -29,6 +29,8 @@ export interface AppDeps {
   readonly log: Logger;
   /** The IPFS API, when configured. */
   readonly ipfs?: IpfsRoute | undefined;
+  /** `GET /metrics` (Prometheus), when it is served on this listener (see `src/metrics/createMetricsHandler.ts`). */
+  readonly metrics?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** Registers the gateway's own pages and APIs (admin API, dashboard) on the Fastify app. */
   readonly register?: (app: FastifyInstance) => Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
   const resolve = createNetworkResolver(deps.networks);
   const ipfs = deps.ipfs;
   const matchIpfs = ipfs ? (host: string | undefined, path: string) => ipfs.match(host, path) : undefined;
+  const serveMetrics = deps.metrics;
   const ws = createWebSocketEdge({ path: deps.path, limiter: deps.limiter, limits, log });
   let appHandler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
 
@@ -63,6 +66,7 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
       if (matchIpfs?.(req.headers.host, raw) !== undefined) return writeKuboError(req, res, err);
       return writeRpcError(res, err, { headers: { connection: 'close' } });
     }
+    if (serveMetrics !== undefined && target.path === '/metrics') return serveMetrics(req, res);
     const route = resolveRoute(resolve, matchIpfs, req.headers.host, target.path);
     switch (route.kind) {
       case 'rpc':
