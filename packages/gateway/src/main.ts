@@ -33,6 +33,11 @@ import { createMetricsHandler } from './metrics/createMetricsHandler.js';
 import { startMetricsListener } from './metrics/startMetricsListener.js';
 import { createNetwork, type Network } from './network/createNetwork.js';
 import { createRequestPath } from './pipeline/requestPath.js';
+import {
+  createSubscriptions,
+  type Subscriptions,
+  type SubscriptionTimings,
+} from './subscriptions/createSubscriptions.js';
 import { openRedis } from './redis/openRedis.js';
 import { acquireDataDirLock } from './store/acquireDataDirLock.js';
 import type { Database } from './store/Database.js';
@@ -65,6 +70,8 @@ export interface RunningGateway {
   readonly dashboard: { readonly url: string; readonly signInUrl: string | undefined };
   /** Prometheus metrics (`metrics.enabled`): where they are served, and whether the admin token is needed. */
   readonly metrics: { readonly url: string; readonly auth: 'admin-token' | 'none' } | undefined;
+  /** WebSocket subscriptions: `stats()` for metrics (shape: `SubscriptionStats`). */
+  readonly subscriptions: Subscriptions;
   /** Writes recorded usage now (tests; it is flushed every second anyway). */
   flushUsage(): Promise<void>;
   close(): Promise<void>;
@@ -83,7 +90,12 @@ export interface RunningGateway {
  */
 export async function startGateway(
   config: GatewayConfig,
-  options: { progress?: (line: string) => void; logLevel?: LogLevel } = {},
+  options: {
+    progress?: (line: string) => void;
+    logLevel?: LogLevel;
+    /** Subscription heartbeats and reconnect backoff (tests shorten them). */
+    subscriptionTimings?: Partial<SubscriptionTimings>;
+  } = {},
 ): Promise<RunningGateway> {
   const progress = options.progress ?? (() => {});
   const log = createLogger(options.logLevel ?? config.log.level);
@@ -182,8 +194,10 @@ export async function startGateway(
           log,
         })
       : undefined;
+    const subscriptions = createSubscriptions({ log, timings: options.subscriptionTimings });
     const app = await buildApp(config, {
       networks,
+      subscriptions,
       path,
       limiter,
       log,
@@ -244,6 +258,7 @@ export async function startGateway(
       admin: { url: `${base}/admin/api/v1`, token: operator.adminToken },
       dashboard: { url: `${base}/dashboard`, signInUrl: operator.signInUrl },
       metrics: metricsUrl ? { url: metricsUrl, auth: config.metrics.auth } : undefined,
+      subscriptions,
       flushUsage: () => usage.flush(),
       close,
       ...(ipfsUrl ? { ipfs: ipfsUrl } : {}),

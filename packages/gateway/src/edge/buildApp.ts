@@ -8,6 +8,7 @@ import type { Logger } from '../log/createLogger.js';
 import type { Network } from '../network/createNetwork.js';
 import { createNetworkResolver } from '../network/createNetworkResolver.js';
 import type { RequestPath } from '../pipeline/requestPath.js';
+import { createSubscriptions, type Subscriptions } from '../subscriptions/createSubscriptions.js';
 import { answerClientError } from '../wire/answerClientError.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from '../wire/corsHeaders.js';
 import { refuseUpgrade } from '../wire/refuseUpgrade.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
   readonly path: RequestPath;
   readonly limiter: Limiter;
   readonly log: Logger;
+  /** WebSocket subscriptions (shared upstream subscriptions, stats); built with defaults when absent. */
+  readonly subscriptions?: Subscriptions | undefined;
   /** The IPFS API, when configured. */
   readonly ipfs?: IpfsRoute | undefined;
   /** `GET /metrics` (Prometheus), when it is served on this listener (see `src/metrics/createMetricsHandler.ts`). */
@@ -54,7 +57,8 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
   const ipfs = deps.ipfs;
   const matchIpfs = ipfs ? (host: string | undefined, path: string) => ipfs.match(host, path) : undefined;
   const serveMetrics = deps.metrics;
-  const ws = createWebSocketEdge({ path: deps.path, limiter: deps.limiter, limits, log });
+  const subscriptions = deps.subscriptions ?? createSubscriptions({ log });
+  const ws = createWebSocketEdge({ path: deps.path, limiter: deps.limiter, limits, log, subscriptions });
   let appHandler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
 
   const edge = (req: IncomingMessage, res: ServerResponse) => {
@@ -149,7 +153,8 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     reply.headers(CORS_HEADERS);
   });
   app.addHook('preClose', async () => {
-    ws.close();
+    await ws.close();
+    subscriptions.close();
   });
   app.addHook('onClose', async () => {
     await ipfs?.close?.();

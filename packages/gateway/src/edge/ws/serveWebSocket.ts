@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { LimitSettings } from '../../config/types.js';
-import { GatewayError, UpstreamRpcError } from '../../errors/GatewayError.js';
+import { GatewayError } from '../../errors/GatewayError.js';
 import { ethMethods } from '../../families/eth/ethMethods.js';
 import type { Limiter } from '../../limits/Limiter.js';
 import type { Logger } from '../../log/createLogger.js';
@@ -10,19 +10,23 @@ import type { Network } from '../../network/createNetwork.js';
 import type { RequestContext } from '../../pipeline/RequestContext.js';
 import type { RequestPath } from '../../pipeline/requestPath.js';
 import type { RpcCall } from '../../pipeline/RpcCall.js';
+import { SUBSCRIPTION_CLOSE, type SubscriptionHub } from '../../subscriptions/createSubscriptionHub.js';
+import type { Subscriptions } from '../../subscriptions/createSubscriptions.js';
 import { refuseUpgrade } from '../../wire/refuseUpgrade.js';
 import { createRequestContext, nextRequestId } from '../createRequestContext.js';
 import { credentialsOf } from '../credentialsOf.js';
-import { createSubscriptionBridge, type SubscriptionBridge } from './createSubscriptionBridge.js';
 
-/** Close codes the gateway uses, with the reason text sent alongside. */
+/**
+ * Close codes the gateway uses, each sent with a reason text. Every way a subscription ends
+ * has one: the client unsubscribes or closes (its own code), or one of these.
+ */
 export const WS_CLOSE = {
+  /** The gateway is stopping. */
+  GOING_AWAY: SUBSCRIPTION_CLOSE.GOING_AWAY,
   /** Over the per-connection in-flight cap or the send buffer (the client must read and pace itself). */
   POLICY: 1008,
-  /** The upstream subscription connection was lost. */
-  UPSTREAM_LOST: 1011,
-  /** The gateway is stopping. */
-  GOING_AWAY: 1001,
+  /** The upstream subscription connection failed for good (reconnecting gave up). */
+  UPSTREAM_LOST: SUBSCRIPTION_CLOSE.UPSTREAM_FAILED,
 } as const;
 
 /** Credits charged per subscription event delivered (as `eth_subscription` in usage): the table's eth_subscribe cost. */
@@ -33,18 +37,41 @@ const EVENT_CREDITS = ethMethods.eth_subscribe.credits;
  * (key, secret/JWT from the `Authorization` header, origin, user agent) and by the per-key
  * connection cap; a refusal is an HTTP answer, never a dropped socket. On an open connection
  * every message goes through the same request path as an HTTP body; eth_subscribe /
- * eth_unsubscribe are bridged to the upstream's WebSocket and events are charged per event.
- * Memory stays bounded: at most `maxInFlightPerConnection` unanswered requests and
- * `maxSendBufferBytes` unread bytes per connection, beyond which the connection is closed (1008).
+ * eth_unsubscribe go to the network's subscription hub (one upstream subscription per filter,
+ * shared by every client; each client has its own subscription id) and events are charged per
+ * event and per client. Memory stays bounded: at most `maxInFlightPerConnection` unanswered
+ * requests and `maxSendBufferBytes` unread bytes per connection, beyond which the connection is
+ * closed (1008). Clients are pinged every `clientHeartbeatMs`; one that did not answer the
+ * previous ping is dropped. On shutdown every connection is closed with 1001.
  *
  * @example
- * const ws = createWebSocketEdge({ path, limiter, limits: config.limits, log });
+ * const ws = createWebSocketEdge({ path, limiter, limits: config.limits, log, subscriptions });
  * server.on('upgrade', (req, socket, head) => ws.upgrade(req, socket, head, network, key));
  */
-export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter; limits: LimitSettings; log: Logger }) {
-  const { path, limiter, limits, log } = deps;
+export function createWebSocketEdge(deps: {
+  path: RequestPath;
+  limiter: Limiter;
+  limits: LimitSettings;
+  log: Logger;
+  subscriptions: Subscriptions;
+}) {
+  const { path, limiter, limits, log, subscriptions } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxBodyBytes, perMessageDeflate: false });
   const openPerKey = new Map<string, number>();
+  /** Clients pinged and not heard from since. */
+  const unanswered = new WeakSet<WebSocket>();
+  const heartbeat = setInterval(() => {
+    for (const client of wss.clients) {
+      if (unanswered.has(client)) {
+        subscriptions.deadClientClosed();
+        client.terminate();
+        continue;
+      }
+      unanswered.add(client);
+      client.ping();
+    }
+  }, subscriptions.timings.clientHeartbeatMs);
+  heartbeat.unref();
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, network: Network, pathKey: string) {
     const aborter = new AbortController();
@@ -85,7 +112,10 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
     aborter: AbortController,
     key: string,
   ) {
-    let bridge: SubscriptionBridge | undefined;
+    const closed = subscriptions.connectionOpened();
+    /** This connection's subscription ids, in the network's hub. */
+    const mine = new Set<string>();
+    let hub: SubscriptionHub | undefined;
     let inFlight = 0;
     let closing = false;
     const closeFor = (code: number, reason: string) => {
@@ -108,44 +138,55 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
       }
       ws.send(text);
     };
-    const onEvent = (text: string) => {
-      send(text);
-      const eventCtx = { ...connection, requestId: nextRequestId(), startedAt: Date.now() };
-      void limiter.record(key, EVENT_CREDITS).catch(() => {});
-      path.recordUsage(eventCtx, {
-        method: 'eth_subscription',
-        status: 200,
-        error: undefined,
-        credits: EVENT_CREDITS,
-        upstream: undefined,
-        bytesIn: 0,
-        bytesOut: text.length,
-      });
+    const sink = {
+      event(id: string, resultJson: string) {
+        if (closing) return;
+        const text = `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`;
+        send(text);
+        const eventCtx = { ...connection, requestId: nextRequestId(), startedAt: Date.now() };
+        void limiter.record(key, EVENT_CREDITS).catch(() => {});
+        path.recordUsage(eventCtx, {
+          method: 'eth_subscription',
+          status: 200,
+          error: undefined,
+          credits: EVENT_CREDITS,
+          upstream: undefined,
+          bytesIn: 0,
+          bytesOut: text.length,
+        });
+      },
+      end: (code: number, reason: string) => closeFor(code, reason),
     };
+    ws.on('pong', () => unanswered.delete(ws));
 
-    /** eth_subscribe / eth_unsubscribe go to the upstream's WebSocket through the bridge. */
-    const subscription = (call: RpcCall): Promise<void> | undefined => {
-      if (call.method !== 'eth_subscribe' && call.method !== 'eth_unsubscribe') return undefined;
-      return (async () => {
-        try {
-          if (!bridge) {
-            const url = network.wsUpstreamUrl();
-            if (!url) throw new GatewayError('METHOD_NOT_FOUND', 'subscriptions are not available on this network');
-            bridge = createSubscriptionBridge(url, onEvent, () =>
-              closeFor(WS_CLOSE.UPSTREAM_LOST, 'upstream subscription connection lost'),
-            );
+    /** eth_subscribe / eth_unsubscribe go to the network's hub; `activations` run once the answer is written. */
+    const subscription =
+      (activations: Array<() => void>) =>
+      (call: RpcCall): Promise<void> | undefined => {
+        if (call.method !== 'eth_subscribe' && call.method !== 'eth_unsubscribe') return undefined;
+        return (async () => {
+          try {
+            hub ??= subscriptions.hubFor(network);
+            if (!hub) throw new GatewayError('METHOD_NOT_FOUND', 'subscriptions are not available on this network');
+            const params = call.prepared!.upstreamParams;
+            if (call.method === 'eth_unsubscribe') {
+              const id = (params as unknown[])[0] as string;
+              call.result = mine.delete(id) && hub.unsubscribe(id);
+              return;
+            }
+            const sub = await hub.subscribe(params, sink);
+            if (closing) {
+              hub.unsubscribe(sub.id);
+              return;
+            }
+            mine.add(sub.id);
+            activations.push(sub.activate);
+            call.result = sub.id;
+          } catch (err) {
+            call.error = err;
           }
-          const prepared = call.prepared!;
-          const result = await bridge.call(prepared.upstreamMethod, prepared.upstreamParams).catch((err: unknown) => {
-            const rpc = (err as { rpc?: { code: number; message: string; data?: unknown } }).rpc;
-            throw rpc ? new UpstreamRpcError(rpc.code, rpc.message, rpc.data) : err;
-          });
-          call.result = prepared.finish ? prepared.finish(result) : result;
-        } catch (err) {
-          call.error = err;
-        }
-      })();
-    };
+        })();
+      };
 
     ws.on('message', (data, isBinary) => {
       if (closing) return;
@@ -165,10 +206,13 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
         startedAt: now,
         deadline: now + limits.requestTimeoutMs,
       };
-      path.answerRpc(ctx, network, text, subscription).then(
+      const activations: Array<() => void> = [];
+      path.answerRpc(ctx, network, text, subscription(activations)).then(
         (reply) => {
           inFlight -= 1;
           if (reply.body !== undefined) send(reply.body);
+          // events only after the answer that names the subscription
+          for (const activate of activations) activate();
         },
         (err: unknown) => {
           inFlight -= 1;
@@ -178,8 +222,10 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
     });
     ws.once('close', () => {
       closing = true;
+      closed();
       aborter.abort();
-      bridge?.close();
+      for (const id of mine) hub?.unsubscribe(id);
+      mine.clear();
       const left = (openPerKey.get(key) ?? 1) - 1;
       if (left <= 0) openPerKey.delete(key);
       else openPerKey.set(key, left);
@@ -191,9 +237,19 @@ export function createWebSocketEdge(deps: { path: RequestPath; limiter: Limiter;
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, network: Network, key: string): void {
       upgrade(req, socket, head, network, key).catch(() => socket.destroy());
     },
-    /** Closes every client connection (the gateway is stopping). */
-    close(): void {
-      for (const client of wss.clients) client.terminate();
+    /**
+     * Closes every client connection with 1001 (the gateway is stopping) and waits up to
+     * `graceMs` for the closing handshakes before dropping the rest.
+     */
+    async close(graceMs = 500): Promise<void> {
+      clearInterval(heartbeat);
+      const clients = [...wss.clients];
+      for (const client of clients) client.close(WS_CLOSE.GOING_AWAY, 'gateway shutting down');
+      const end = Date.now() + graceMs;
+      while (Date.now() < end && clients.some((c) => c.readyState !== c.CLOSED)) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      for (const client of clients) client.terminate();
       wss.close();
     },
     /** Open connections per key (for tests and metrics). */

@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto';
+import { GatewayError } from '../errors/GatewayError.js';
+import type { Logger } from '../log/createLogger.js';
+import { createUpstreamSocket, type UpstreamSocket, type UpstreamSocketTimings } from './createUpstreamSocket.js';
+import type { StreamLogic, SubscriptionFamily, SubscriptionFilter } from './SubscriptionFamily.js';
+
+/** Close codes that end subscriptions (the WebSocket edge closes the client connection with them). */
+export const SUBSCRIPTION_CLOSE = {
+  /** The gateway is stopping. */
+  GOING_AWAY: 1001,
+  /** The upstream subscription connection could not be re-established (gave up). */
+  UPSTREAM_FAILED: 1011,
+} as const;
+
+/** One client's end of a shared subscription. */
+export interface SubscriptionSink {
+  /**
+   * One event, as JSON text (serialised once for every client of the stream). The client's
+   * subscription id is the one the hub gave it.
+   */
+  event(id: string, resultJson: string): void;
+  /** The subscription ended for a reason of the gateway's: close code and reason text. */
+  end(code: number, reason: string): void;
+}
+
+/** A client's subscription: its own id. Events reach the sink only once it is activated. */
+export interface ClientSubscription {
+  readonly id: string;
+  /** Start delivering (call it once the subscribe answer is written); queued events go first. */
+  activate(): void;
+}
+
+/** Counters of one hub (one network). */
+export interface SubscriptionHubStats {
+  /** Client subscriptions open. */
+  clientSubscriptions: number;
+  /** Upstream subscriptions open (one per distinct filter, plus newHeads held for logs). */
+  upstreamSubscriptions: number;
+  /** Upstream WebSocket connections open (0 or 1). */
+  upstreamConnections: number;
+  /** Upstream connections opened again after a drop. */
+  reconnects: number;
+  /** Upstream subscriptions made again after a reconnect. */
+  resubscribes: number;
+  /** Events fetched over HTTP to fill a gap (per stream, not per client). */
+  backfilledEvents: number;
+  /** Logs sent with `removed: true` after a reorg (per stream). */
+  removedLogs: number;
+  /** Events delivered to clients (per client). */
+  deliveredEvents: number;
+  /** Times the upstream connection was given up (every subscription ended with 1011). */
+  gaveUp: number;
+}
+
+interface Client {
+  readonly sink: SubscriptionSink;
+  active: boolean;
+  queued: string[] | undefined;
+}
+
+interface Stream {
+  readonly filter: SubscriptionFilter;
+  readonly logic: StreamLogic;
+  readonly clients: Map<string, Client>;
+  readonly dependencies: Stream[];
+  internalRefs: number;
+  upstreamId: string | undefined;
+  ready: Promise<void>;
+  /** Being made (its first upstream subscribe is in flight): not resubscribed by a reconnect. */
+  creating: boolean;
+  ended: boolean;
+}
+
+/** Events queued for a client between its subscribe and the answer being written. */
+const MAX_QUEUED = 1_000;
+
+/**
+ * One network's subscriptions: one upstream subscription per distinct filter, shared by every
+ * client that asks for it (reference counted; unsubscribed upstream when the last one leaves, and
+ * the upstream connection closed when no subscription is left). Each client gets its own id and
+ * its own copy of each event. When the upstream connection drops, it reconnects with backoff
+ * (possibly to another upstream: `wsUrl` is asked again), resubscribes every stream and lets
+ * each stream backfill what was missed; events are handled one at a time, in arrival order, so
+ * backfilled events come before live ones. When it gives up, every client subscription ends
+ * (`end(1011, reason)`).
+ *
+ * @example
+ * const hub = createSubscriptionHub({
+ *   family: createEthSubscriptionFamily(),
+ *   wsUrl: () => network.wsUpstreamUrl(),
+ *   fetch: (method, params) => fetchThrough(network, method, params),
+ *   timings, log,
+ * });
+ * const sub = await hub.subscribe(['newHeads'], sink);
+ * // … write the answer with sub.id, then:
+ * sub.activate();
+ * hub.unsubscribe(sub.id);
+ */
+export function createSubscriptionHub(deps: {
+  readonly family: SubscriptionFamily;
+  readonly wsUrl: () => string | undefined;
+  readonly fetch: (method: string, params: unknown[]) => Promise<unknown>;
+  readonly timings: UpstreamSocketTimings;
+  readonly log: Logger;
+  /** A name for logs (the network's). */
+  readonly name: string;
+}) {
+  const { family, timings, log } = deps;
+  const streams = new Map<string, Stream>();
+  /** Upstream subscription id → stream, for the current connection. */
+  const routes = new Map<string, Stream>();
+  /** Client subscription id → stream. */
+  const owners = new Map<string, Stream>();
+  let socket: UpstreamSocket | undefined;
+  let tail: Promise<void> = Promise.resolve();
+  const counters = { reconnects: 0, resubscribes: 0, backfilledEvents: 0, removedLogs: 0, deliveredEvents: 0 };
+  let gaveUp = 0;
+
+  /** Runs `task` after every task queued before it (events, drops, resubscribes). */
+  const run = (task: () => unknown) => {
+    tail = tail.then(task).then(
+      () => {},
+      (err: unknown) => log.warn('subscription task failed', { network: deps.name, error: (err as Error).message }),
+    );
+  };
+
+  function openSocket(): UpstreamSocket {
+    socket ??= createUpstreamSocket(deps.wsUrl, timings, {
+      onNotification(upstreamId, result) {
+        const stream = routes.get(upstreamId);
+        if (stream) run(() => stream.logic.onEvent(result));
+      },
+      onDropped(reason) {
+        routes.clear();
+        log.warn('upstream subscription connection dropped; reconnecting', { network: deps.name, reason });
+        run(() => {
+          for (const s of ordered()) s.logic.dropped?.();
+        });
+      },
+      onReconnected() {
+        counters.reconnects += 1;
+        run(resubscribeAll);
+      },
+      onGiveUp(reason) {
+        gaveUp += 1;
+        log.error('upstream subscription connection failed; ending every subscription', {
+          network: deps.name,
+          reason,
+        });
+        endAll(SUBSCRIPTION_CLOSE.UPSTREAM_FAILED, 'upstream subscription connection failed');
+      },
+    });
+    return socket;
+  }
+
+  const ordered = () => [...streams.values()].sort((a, b) => a.logic.order - b.logic.order);
+
+  async function resubscribeAll() {
+    const s = socket;
+    if (!s) return;
+    const again = ordered().filter((stream) => !stream.creating && !stream.ended);
+    for (const stream of again) {
+      await subscribeUpstream(stream, s);
+      counters.resubscribes += 1;
+    }
+    for (const stream of again) if (!stream.ended) await stream.logic.backfill?.();
+  }
+
+  async function subscribeUpstream(stream: Stream, s: UpstreamSocket) {
+    await s.call(family.subscribeMethod, stream.filter.upstreamParams, (result) => {
+      if (typeof result !== 'string') return;
+      if (stream.ended) {
+        // its last client left while it was being made
+        s.call(family.unsubscribeMethod, [result]).catch(() => {});
+        return;
+      }
+      stream.upstreamId = result;
+      routes.set(result, stream);
+    });
+  }
+
+  function acquire(params: unknown): Stream {
+    const filter = family.filterOf(params);
+    const existing = streams.get(filter.key);
+    if (existing) return existing;
+    const dependencies = family.dependsOn(filter).map((p) => {
+      const d = acquire(p);
+      d.internalRefs += 1;
+      return d;
+    });
+    const stream: Stream = {
+      filter,
+      logic: family.createStream(filter, {
+        emit: (result, how = 'live') => emit(stream, result, how),
+        fetch: deps.fetch,
+      }),
+      clients: new Map(),
+      dependencies,
+      internalRefs: 0,
+      upstreamId: undefined,
+      ready: Promise.resolve(),
+      creating: true,
+      ended: false,
+    };
+    streams.set(filter.key, stream);
+    const s = openSocket();
+    stream.ready = (async () => {
+      await Promise.all(dependencies.map((d) => d.ready));
+      await stream.logic.start?.();
+      await subscribeUpstream(stream, s);
+      stream.creating = false;
+    })();
+    stream.ready.catch(() => {
+      // a failed stream is not shared any more; it is released when its waiters are gone
+      stream.creating = false;
+      if (streams.get(filter.key) === stream) streams.delete(filter.key);
+    });
+    return stream;
+  }
+
+  function release(stream: Stream) {
+    if (stream.ended || stream.clients.size > 0 || stream.internalRefs > 0) return;
+    stream.ended = true;
+    if (streams.get(stream.filter.key) === stream) streams.delete(stream.filter.key);
+    stream.logic.stop?.();
+    if (stream.upstreamId !== undefined) {
+      routes.delete(stream.upstreamId);
+      if (socket?.connected) socket.call(family.unsubscribeMethod, [stream.upstreamId]).catch(() => {});
+    }
+    for (const d of stream.dependencies) {
+      d.internalRefs -= 1;
+      release(d);
+    }
+    if (streams.size === 0 && socket) {
+      socket.close();
+      socket = undefined;
+      routes.clear();
+    }
+  }
+
+  function emit(stream: Stream, result: unknown, how: 'live' | 'backfill' | 'removed') {
+    if (how === 'backfill') counters.backfilledEvents += 1;
+    else if (how === 'removed') counters.removedLogs += 1;
+    if (stream.clients.size === 0) return;
+    const json = JSON.stringify(result);
+    for (const [id, client] of stream.clients) {
+      if (client.active) {
+        counters.deliveredEvents += 1;
+        client.sink.event(id, json);
+      } else if (client.queued && client.queued.length < MAX_QUEUED) {
+        client.queued.push(json);
+      }
+    }
+  }
+
+  function endAll(code: number, reason: string) {
+    const all = [...streams.values()];
+    streams.clear();
+    routes.clear();
+    owners.clear();
+    const s = socket;
+    socket = undefined;
+    s?.close();
+    for (const stream of all) {
+      stream.ended = true;
+      stream.logic.stop?.();
+      for (const client of stream.clients.values()) client.sink.end(code, reason);
+      stream.clients.clear();
+    }
+  }
+
+  return {
+    /**
+     * Subscribes a client: shares the stream of an equal filter or opens one upstream. Throws
+     * INVALID_PARAMS for a bad filter, or the upstream's error.
+     */
+    async subscribe(params: unknown, sink: SubscriptionSink): Promise<ClientSubscription> {
+      const stream = acquire(params);
+      const id = `0x${randomBytes(16).toString('hex')}`;
+      const client: Client = { sink, active: false, queued: [] };
+      // held while it is made, so that a client leaving meanwhile does not end it for the others
+      stream.internalRefs += 1;
+      try {
+        await stream.ready;
+      } catch (err) {
+        stream.internalRefs -= 1;
+        release(stream);
+        throw err;
+      }
+      stream.internalRefs -= 1;
+      if (stream.ended) {
+        throw new GatewayError('UPSTREAM_UNAVAILABLE', 'upstream unavailable: the subscription connection failed', {
+          data: { reason: 'socket' },
+        });
+      }
+      stream.clients.set(id, client);
+      owners.set(id, stream);
+      return {
+        id,
+        activate() {
+          if (client.active) return;
+          client.active = true;
+          const queued = client.queued ?? [];
+          client.queued = undefined;
+          for (const json of queued) {
+            counters.deliveredEvents += 1;
+            sink.event(id, json);
+          }
+        },
+      };
+    },
+    /** Ends a client subscription; false when the id is not open. */
+    unsubscribe(id: string): boolean {
+      const stream = owners.get(id);
+      if (!stream) return false;
+      owners.delete(id);
+      stream.clients.delete(id);
+      release(stream);
+      return true;
+    },
+    stats(): SubscriptionHubStats {
+      return {
+        clientSubscriptions: owners.size,
+        upstreamSubscriptions: routes.size,
+        upstreamConnections: socket?.connected ? 1 : 0,
+        gaveUp,
+        ...counters,
+      };
+    },
+    /** Ends every subscription (`end(code, reason)` to each client) and closes the upstream connection. */
+    close(code: number = SUBSCRIPTION_CLOSE.GOING_AWAY, reason = 'gateway shutting down') {
+      endAll(code, reason);
+    },
+  };
+}
+
+/** A hub built by {@link createSubscriptionHub}. */
+export type SubscriptionHub = ReturnType<typeof createSubscriptionHub>;
