@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Transport } from '../usage/UsageEvent.js';
 import type { MethodClass } from './createMethodClassifier.js';
 
@@ -71,7 +71,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  * - `nodegate_limit_refusals_total{network,transport,kind}` (`rate`, `daily`, `concurrency`, `connections`)
  * - `nodegate_rule_refusals_total{network,transport,rule}` (`origin`, `user-agent`, `method`, `contract`, … `other`)
  * - `nodegate_usage_flush_failures_total`
- * - `nodegate_collector_errors_total{metric}` (a collector that threw; its metric is left empty)
+ * - `nodegate_collector_errors_total{metric}` (a collector that threw: its metric is left empty; the
+ *   count may show from the next scrape on)
  *
  * and whatever {@link GatewayMetrics.addCollector} adds. Label values are bounded by the
  * caller (see `createMeteredUsageRecorder`); label names that could carry a key, an account or
@@ -165,44 +166,33 @@ export function createGatewayMetrics(
       if (forbidden !== undefined) {
         throw new Error(`metric ${spec.name}: label "${forbidden}" could identify a key, account or request`);
       }
-      const read = (): MetricSample[] | undefined => {
+      const allowed = new Set(labelNames);
+      const read = (): Array<{ labels: Record<string, string | number>; value: number }> => {
         try {
-          return [...spec.collect()];
+          const values: Array<{ labels: Record<string, string | number>; value: number }> = [];
+          for (const sample of spec.collect()) {
+            const labels = { ...sample.labels };
+            for (const l of Object.keys(labels)) {
+              if (!allowed.has(l)) throw new Error(`metric ${spec.name}: undeclared label "${l}"`);
+            }
+            values.push({ labels, value: sample.value });
+          }
+          return values;
         } catch (err) {
           collectorErrors.labels(spec.name).inc();
           onCollectError(spec.name, err);
-          return undefined;
+          return [];
         }
       };
-      if (spec.type === 'gauge') {
-        new Gauge({
-          name: spec.name,
-          help: spec.help,
-          labelNames,
-          registers,
-          collect() {
-            this.reset();
-            for (const s of read() ?? []) {
-              if (s.labels) this.set(s.labels, s.value);
-              else this.set(s.value);
-            }
-          },
-        });
-      } else {
-        new Counter({
-          name: spec.name,
-          help: spec.help,
-          labelNames,
-          registers,
-          collect() {
-            this.reset();
-            for (const s of read() ?? []) {
-              if (s.labels) this.inc(s.labels, s.value);
-              else this.inc(s.value);
-            }
-          },
-        });
-      }
+      // a metric of its own kind for the registry: its samples are the snapshot as read, so a
+      // collector that fails shows no sample rather than a made-up zero
+      const metric = {
+        name: spec.name,
+        help: spec.help,
+        type: spec.type,
+        get: async () => ({ name: spec.name, help: spec.help, type: spec.type, values: read(), aggregator: 'sum' }),
+      };
+      registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
     },
     scrape: () => registry.metrics(),
   };

@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmbeddedProcess, startAnvil } from '../embedded/startAnvil.js';
+import { postJson } from '../test-support/startTestGateway.js';
+
+// The gateway as users run it (the built CLI), writing its access log to stderr.
+const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+let anvil: EmbeddedProcess;
+let dir: string;
+let child: ChildProcess;
+let stderr = '';
+let ready: { networks: Record<string, { http: string; ws: string }>; devKey: { key: string; secret: string } };
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  dir = await mkdtemp(join(tmpdir(), 'nodegate-access-log-'));
+  const configFile = join(dir, 'config.json');
+  await writeFile(
+    configFile,
+    JSON.stringify({
+      listen: '127.0.0.1:0',
+      dataDir: join(dir, 'data'),
+      devKey: true,
+      log: { access: true },
+      networks: [
+        {
+          name: 'eth-devnet',
+          family: 'eth',
+          pathPrefix: '/eth-devnet',
+          upstreams: [{ name: 'anvil', http: anvil.http, ws: anvil.ws }],
+        },
+      ],
+    }),
+  );
+  const readyFile = join(dir, 'ready.json');
+  child = spawn(process.execPath, [CLI, 'start', '--config', configFile, '--ready-file', readyFile]);
+  child.stdout!.resume();
+  child.stderr!.on('data', (c) => (stderr += c));
+  for (let i = 0; i < 600 && !existsSync(readyFile); i++) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  ready = JSON.parse(await readFile(readyFile, 'utf8'));
+});
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await anvil?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** The access lines written so far (stderr may also hold other log lines). */
+const accessLines = () =>
+  stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l))
+    .filter((o) => o.msg === 'request');
+
+const waitForLines = async (n: number) => {
+  for (let i = 0; i < 200 && accessLines().length < n; i++) await new Promise((r) => setTimeout(r, 25));
+  return accessLines();
+};
+
+describe('access log of a running gateway', () => {
+  it('writes one JSON line per finished request with its request id, and never the key', async () => {
+    const { key, secret } = ready.devKey;
+    const url = `${ready.networks['eth-devnet']!.http}/v3/${key}`;
+    const call = (method: string, id = 1) => ({ jsonrpc: '2.0', id, method, params: [] });
+    expect((await postJson(url, call('eth_chainId'))).status).toBe(200);
+    expect((await postJson(url, [call('eth_blockNumber', 1), call('eth_chainId', 2)])).status).toBe(200);
+    expect((await postJson(url, call('eth_madeUp'))).status).toBe(200);
+    const ws = new WebSocket(`${ready.networks['eth-devnet']!.ws}/ws/v3/${key}`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const answered = new Promise((resolve) => ws.once('message', resolve));
+    ws.send(JSON.stringify(call('eth_chainId', 9)));
+    await answered;
+    ws.close();
+
+    const lines = await waitForLines(5);
+    expect(lines).toHaveLength(5);
+    expect(lines.map((l) => [l.transport, l.method, l.status])).toEqual([
+      ['http', 'eth_chainId', 200],
+      ['http', 'eth_blockNumber', 200],
+      ['http', 'eth_chainId', 200],
+      ['http', 'eth_madeUp', 200],
+      ['ws', 'eth_chainId', 200],
+    ]);
+    for (const l of lines) {
+      expect(l).toMatchObject({ level: 'info', network: 'eth-devnet', key: `${key.slice(0, 4)}…` });
+      expect(l.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+      expect(typeof l.latencyMs).toBe('number');
+      expect(Date.parse(l.time)).toBeGreaterThan(0);
+    }
+    // a batch's items share the request's id; separate requests do not
+    expect(lines[1].requestId).toBe(lines[2].requestId);
+    expect(new Set(lines.map((l) => l.requestId)).size).toBe(4);
+    expect(lines[0]).toMatchObject({ upstream: 'anvil', credits: 5 });
+    expect(lines[3]).toMatchObject({ errorCode: -32601, credits: 0 });
+    expect(stderr).not.toContain(key);
+    expect(stderr).not.toContain(secret);
+  });
+});
