@@ -31,6 +31,7 @@ import { createMeteredUsageRecorder } from './metrics/createMeteredUsageRecorder
 import { createMethodClassifier } from './metrics/createMethodClassifier.js';
 import { createMetricsHandler } from './metrics/createMetricsHandler.js';
 import { startMetricsListener } from './metrics/startMetricsListener.js';
+import { subscriptionCollectors } from './metrics/subscriptionCollectors.js';
 import { createNetwork, type Network } from './network/createNetwork.js';
 import { createRequestPath } from './pipeline/requestPath.js';
 import {
@@ -195,6 +196,7 @@ export async function startGateway(
         })
       : undefined;
     const subscriptions = createSubscriptions({ log, timings: options.subscriptionTimings });
+    if (metrics) for (const c of subscriptionCollectors(subscriptions)) metrics.addCollector(c);
     const app = await buildApp(config, {
       networks,
       subscriptions,

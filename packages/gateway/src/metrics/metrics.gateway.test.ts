@@ -111,6 +111,12 @@ describe('/metrics through a gateway on anvil', () => {
     await waitFor((m) => m.id === 8);
     expect((await rpc(rpcUrl(a.key), 'evm_mine')).result).toBe('0x0');
     await waitFor((m) => m.method === 'eth_subscription');
+    // the WebSocket gauges and counters, read from the subscriptions' stats at scrape time
+    const open = parse((await scrape()).text);
+    expect(sum(open, 'nodegate_ws_connections')).toBe(1);
+    expect(sum(open, 'nodegate_ws_client_subscriptions', { network: 'eth-devnet' })).toBe(1);
+    expect(sum(open, 'nodegate_ws_upstream_subscriptions', { network: 'eth-devnet' })).toBe(1);
+    expect(sum(open, 'nodegate_ws_delivered_events_total', { network: 'eth-devnet' })).toBeGreaterThanOrEqual(1);
     ws.close();
 
     // IPFS: one command with basic auth
