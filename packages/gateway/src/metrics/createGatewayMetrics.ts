@@ -1,6 +1,7 @@
-import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import type { Transport } from '../usage/UsageEvent.js';
 import type { MethodClass } from './createMethodClassifier.js';
+import { processMetricsRegistry } from './processMetricsRegistry.js';
 
 /** One sample a collector reports at scrape time. */
 export interface MetricSample {
@@ -86,7 +87,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 /**
  * Builds the gateway's metrics on a registry of its own (so several gateways in one process
- * do not share counters), with Node's default process metrics (`process_*`, `nodejs_*`):
+ * do not share counters), scraped with the process' metrics (`process_*`, `nodejs_*`, see
+ * {@link processMetricsRegistry}):
  *
  * - `nodegate_requests_total{network,class,method,transport,status,outcome}`
  * - `nodegate_request_duration_seconds{network,class,transport,status}` (histogram; notifications excluded)
@@ -109,7 +111,7 @@ export function createGatewayMetrics(
   options: { defaultMetrics?: boolean; onCollectError?: (name: string, err: unknown) => void } = {},
 ): GatewayMetrics {
   const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const withProcess = options.defaultMetrics ?? true;
   const registers = [registry];
   // Requests and latency are counted in plain maps (the hot path: a string key and a map
   // lookup, about 0.1 µs) and turned into samples when scraped. Labels are bounded, so these
@@ -257,6 +259,6 @@ export function createGatewayMetrics(
       // than a made-up zero
       register(spec.name, spec.help, spec.type, read);
     },
-    scrape: () => registry.metrics(),
+    scrape: () => (withProcess ? Registry.merge([processMetricsRegistry(), registry]) : registry).metrics(),
   };
 }
