@@ -242,6 +242,27 @@ describe('shared subscriptions', () => {
     c.ws.close();
   });
 
+  it('a reorg while the upstream is away: the backfill sends the replaced logs with removed: true, then the new ones', async () => {
+    const c = await client();
+    const logs = await c.subscribe(['logs', { address: contract, topics: [VALUE_SET_TOPIC] }]);
+    const snapshot = (await rpc(anvil.http, 'evm_snapshot', [])).result;
+    const old = await setValue(30n);
+    await waitFor(() => logs.events().length === 1);
+    proxy.refuse(true);
+    proxy.dropAll();
+    expect((await rpc(anvil.http, 'evm_revert', [snapshot])).result).toBe(true);
+    const replacements = [await setValue(40n), await setValue(50n)];
+    proxy.refuse(false);
+    await waitFor(() => logs.events().length === 4);
+    await sleep(300);
+    const [first, removed, ...added] = logs.events();
+    expect(first.transactionHash).toBe(old);
+    expect(removed).toEqual({ ...first, removed: true });
+    expect(added.map((l) => l.transactionHash)).toEqual(replacements);
+    expect(logs.events()).toHaveLength(4);
+    c.ws.close();
+  });
+
   it('a hung upstream (no pongs) is dropped by the heartbeat and replaced; a client that does not answer pings is closed', async () => {
     const c = await client();
     const sub = await c.subscribe(['newHeads']);
