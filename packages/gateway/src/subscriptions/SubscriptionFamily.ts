@@ -6,16 +6,22 @@
  * the same interface with `starknet_subscribe…` methods and its own stream logic.
  */
 export interface SubscriptionFamily<F extends SubscriptionFilter = SubscriptionFilter> {
-  /** The upstream method that ends a subscription (`eth_unsubscribe`). */
-  readonly unsubscribeMethod: string;
-  /** The upstream method that opens one (`eth_subscribe`). */
-  readonly subscribeMethod: string;
-  /** The notification method clients receive (`eth_subscription`). */
-  readonly notificationMethod: string;
-  /** Canonical filter of a client's subscribe params; throws INVALID_PARAMS. */
-  filterOf(params: unknown): F;
-  /** Filters this one needs held while it lives (eth logs need the newHeads stream for reorgs). */
-  dependsOn(filter: F): readonly unknown[];
+  /** Client methods that open a subscription (`eth_subscribe`; Starknet: `starknet_subscribeNewHeads`, …). */
+  readonly subscribeMethods: ReadonlySet<string>;
+  /** Client methods that end one (`eth_unsubscribe`). */
+  readonly unsubscribeMethods: ReadonlySet<string>;
+  /** Canonical filter of a client's subscribe call (method and validated params); throws INVALID_PARAMS. */
+  filterOf(method: string, params: unknown): F;
+  /** The subscription id in a client's unsubscribe params. */
+  unsubscribeId(params: unknown): string;
+  /** The upstream call that ends upstream subscription `id`. */
+  upstreamUnsubscribe(id: string): { method: string; params: unknown };
+  /** The notification a client receives: method (for usage) and the JSON text around the serialised result. */
+  notification(filter: F, clientId: string, resultJson: string): string;
+  /** The notification's method name, as usage records it (`eth_subscription`). */
+  notificationMethod(filter: F): string;
+  /** Filters this one needs held while it lives (eth logs need the newHeads stream for reorgs), as [method, params]. */
+  dependsOn(filter: F): ReadonlyArray<readonly [string, unknown]>;
   /** The logic of one shared stream. Streams are backfilled in ascending `order`. */
   createStream(filter: F, io: StreamIo): StreamLogic;
 }
@@ -24,7 +30,8 @@ export interface SubscriptionFamily<F extends SubscriptionFilter = SubscriptionF
 export interface SubscriptionFilter {
   /** Equal for filters that may share one upstream subscription. */
   readonly key: string;
-  /** The params of the upstream subscribe call. */
+  /** The upstream subscribe call. */
+  readonly upstreamMethod: string;
   readonly upstreamParams: unknown;
 }
 

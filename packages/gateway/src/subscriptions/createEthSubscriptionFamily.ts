@@ -47,11 +47,15 @@ interface ChainView {
 export function createEthSubscriptionFamily(): SubscriptionFamily<EthSubscriptionFilter> {
   const chain: ChainView = { last: undefined, hashes: new Map(), onReorg: new Set() };
   return {
-    subscribeMethod: 'eth_subscribe',
-    unsubscribeMethod: 'eth_unsubscribe',
-    notificationMethod: 'eth_subscription',
-    filterOf: ethSubscriptionFilter,
-    dependsOn: (filter) => (filter.kind === 'logs' ? [['newHeads']] : []),
+    subscribeMethods: new Set(['eth_subscribe']),
+    unsubscribeMethods: new Set(['eth_unsubscribe']),
+    filterOf: (_method, params) => ethSubscriptionFilter(params),
+    unsubscribeId: (params) => (params as unknown[])[0] as string,
+    upstreamUnsubscribe: (id) => ({ method: 'eth_unsubscribe', params: [id] }),
+    notification: (_filter, id, resultJson) =>
+      `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`,
+    notificationMethod: () => 'eth_subscription',
+    dependsOn: (filter) => (filter.kind === 'logs' ? [['eth_subscribe', ['newHeads']]] : []),
     createStream(filter, io) {
       if (filter.kind === 'newHeads') return headsStream(chain, io);
       if (filter.kind === 'logs') return logsStream(chain, filter, io);

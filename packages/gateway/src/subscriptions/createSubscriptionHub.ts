@@ -15,10 +15,10 @@ export const SUBSCRIPTION_CLOSE = {
 /** One client's end of a shared subscription. */
 export interface SubscriptionSink {
   /**
-   * One event, as JSON text (serialised once for every client of the stream). The client's
-   * subscription id is the one the hub gave it.
+   * One event: the notification text to send (built around a result serialised once for every
+   * client of the stream) and its method, for usage.
    */
-  event(id: string, resultJson: string): void;
+  event(text: string, method: string): void;
   /** The subscription ended for a reason of the gateway's: close code and reason text. */
   end(code: number, reason: string): void;
 }
@@ -62,6 +62,7 @@ interface Stream {
   readonly filter: SubscriptionFilter;
   readonly logic: StreamLogic;
   readonly clients: Map<string, Client>;
+  readonly notificationMethod: string;
   readonly dependencies: Stream[];
   internalRefs: number;
   upstreamId: string | undefined;
@@ -91,7 +92,7 @@ const MAX_QUEUED = 1_000;
  *   fetch: (method, params) => fetchThrough(network, method, params),
  *   timings, log,
  * });
- * const sub = await hub.subscribe(['newHeads'], sink);
+ * const sub = await hub.subscribe('eth_subscribe', ['newHeads'], sink);
  * // … write the answer with sub.id, then:
  * sub.activate();
  * hub.unsubscribe(sub.id);
@@ -167,24 +168,26 @@ export function createSubscriptionHub(deps: {
   }
 
   async function subscribeUpstream(stream: Stream, s: UpstreamSocket) {
-    await s.call(family.subscribeMethod, stream.filter.upstreamParams, (result) => {
-      if (typeof result !== 'string') return;
+    await s.call(stream.filter.upstreamMethod, stream.filter.upstreamParams, (result) => {
+      if (typeof result !== 'string' && typeof result !== 'number') return;
+      const id = String(result);
       if (stream.ended) {
         // its last client left while it was being made
-        s.call(family.unsubscribeMethod, [result]).catch(() => {});
+        const end = family.upstreamUnsubscribe(id);
+        s.call(end.method, end.params).catch(() => {});
         return;
       }
-      stream.upstreamId = result;
-      routes.set(result, stream);
+      stream.upstreamId = id;
+      routes.set(id, stream);
     });
   }
 
-  function acquire(params: unknown): Stream {
-    const filter = family.filterOf(params);
+  function acquire(method: string, params: unknown): Stream {
+    const filter = family.filterOf(method, params);
     const existing = streams.get(filter.key);
     if (existing) return existing;
-    const dependencies = family.dependsOn(filter).map((p) => {
-      const d = acquire(p);
+    const dependencies = family.dependsOn(filter).map(([m, p]) => {
+      const d = acquire(m, p);
       d.internalRefs += 1;
       return d;
     });
@@ -195,6 +198,7 @@ export function createSubscriptionHub(deps: {
         fetch: deps.fetch,
       }),
       clients: new Map(),
+      notificationMethod: family.notificationMethod(filter),
       dependencies,
       internalRefs: 0,
       upstreamId: undefined,
@@ -225,7 +229,10 @@ export function createSubscriptionHub(deps: {
     stream.logic.stop?.();
     if (stream.upstreamId !== undefined) {
       routes.delete(stream.upstreamId);
-      if (socket?.connected) socket.call(family.unsubscribeMethod, [stream.upstreamId]).catch(() => {});
+      if (socket?.connected) {
+        const end = family.upstreamUnsubscribe(stream.upstreamId);
+        socket.call(end.method, end.params).catch(() => {});
+      }
     }
     for (const d of stream.dependencies) {
       d.internalRefs -= 1;
@@ -244,11 +251,12 @@ export function createSubscriptionHub(deps: {
     if (stream.clients.size === 0) return;
     const json = JSON.stringify(result);
     for (const [id, client] of stream.clients) {
+      const text = family.notification(stream.filter, id, json);
       if (client.active) {
         counters.deliveredEvents += 1;
-        client.sink.event(id, json);
+        client.sink.event(text, stream.notificationMethod);
       } else if (client.queued && client.queued.length < MAX_QUEUED) {
-        client.queued.push(json);
+        client.queued.push(text);
       }
     }
   }
@@ -270,12 +278,17 @@ export function createSubscriptionHub(deps: {
   }
 
   return {
+    /** The family's subscription methods (the edge routes these to the hub). */
+    family,
     /**
      * Subscribes a client: shares the stream of an equal filter or opens one upstream. Throws
      * INVALID_PARAMS for a bad filter, or the upstream's error.
      */
-    async subscribe(params: unknown, sink: SubscriptionSink): Promise<ClientSubscription> {
-      const stream = acquire(params);
+    async subscribe(method: string, params: unknown, sink: SubscriptionSink): Promise<ClientSubscription> {
+      if (deps.wsUrl() === undefined) {
+        throw new GatewayError('METHOD_NOT_FOUND', 'subscriptions are not available on this network');
+      }
+      const stream = acquire(method, params);
       const id = `0x${randomBytes(16).toString('hex')}`;
       const client: Client = { sink, active: false, queued: [] };
       // held while it is made, so that a client leaving meanwhile does not end it for the others
@@ -302,9 +315,9 @@ export function createSubscriptionHub(deps: {
           client.active = true;
           const queued = client.queued ?? [];
           client.queued = undefined;
-          for (const json of queued) {
+          for (const text of queued) {
             counters.deliveredEvents += 1;
-            sink.event(id, json);
+            sink.event(text, stream.notificationMethod);
           }
         },
       };

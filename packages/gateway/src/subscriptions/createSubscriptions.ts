@@ -1,9 +1,9 @@
-import { ethMethods } from '../families/eth/ethMethods.js';
 import type { Logger } from '../log/createLogger.js';
 import type { Network } from '../network/createNetwork.js';
 import { createEthSubscriptionFamily } from './createEthSubscriptionFamily.js';
 import { createSubscriptionHub, type SubscriptionHub, type SubscriptionHubStats } from './createSubscriptionHub.js';
 import type { UpstreamSocketTimings } from './createUpstreamSocket.js';
+import type { SubscriptionFamily } from './SubscriptionFamily.js';
 
 /** Timings of subscriptions: the upstream socket's, and the client heartbeat. */
 export interface SubscriptionTimings extends UpstreamSocketTimings {
@@ -34,20 +34,21 @@ export interface SubscriptionStats extends SubscriptionHubStats {
   readonly networks: Record<string, SubscriptionHubStats>;
 }
 
-/** What upstream HTTP calls a subscription needs (backfill), with their table rows. */
-const FETCH_TRAITS = {
-  eth_getBlockByNumber: ethMethods.eth_getBlockByNumber,
-  eth_getLogs: ethMethods.eth_getLogs,
-} as const;
+/** The subscription families, by network family: each hub gets its own instance (it may hold chain state). */
+const FAMILIES: Readonly<Record<string, () => SubscriptionFamily>> = {
+  eth: createEthSubscriptionFamily as () => SubscriptionFamily,
+};
 
 /**
  * The gateway's subscriptions: one hub per network (built on first use), the client connection
  * count and the stats. Ethereum networks are served; other families get `undefined` from
- * `hubFor` until they have a {@link SubscriptionFamily}.
+ * `hubFor` until they have a {@link SubscriptionFamily} in `FAMILIES`. Backfill calls go through
+ * the network's own family (`prepare`: the method table's validation and traits) and
+ * `network.forward` (failover included).
  *
  * @example
  * const subscriptions = createSubscriptions({ log });
- * const hub = subscriptions.hubFor(network); // undefined: no upstream WebSocket
+ * const hub = subscriptions.hubFor(network); // undefined: the family has no subscriptions
  * metrics.addCollector({ name: 'nodegate_ws_subscriptions', …, collect: () => [{ value: subscriptions.stats().clientSubscriptions }] });
  */
 export function createSubscriptions(deps: { log: Logger; timings?: Partial<SubscriptionTimings> | undefined }) {
@@ -58,20 +59,22 @@ export function createSubscriptions(deps: { log: Logger; timings?: Partial<Subsc
 
   return {
     timings,
-    /** The hub of a network, or undefined when it has no subscriptions (no upstream WebSocket, other family). */
+    /** The hub of a network, or undefined when its family has no subscriptions. */
     hubFor(network: Network): SubscriptionHub | undefined {
       const name = network.settings.name;
       let hub = hubs.get(name);
       if (hub) return hub;
-      if (network.family.family !== 'eth' || network.wsUpstreamUrl() === undefined) return undefined;
+      const family = FAMILIES[network.family.family];
+      if (!family) return undefined;
+      const callContext = { transport: 'http', dev: network.settings.dev } as const;
       hub = createSubscriptionHub({
         name,
-        family: createEthSubscriptionFamily(),
+        family: family(),
         wsUrl: () => network.wsUpstreamUrl(),
         fetch: async (method, params) => {
-          const traits = FETCH_TRAITS[method as keyof typeof FETCH_TRAITS];
-          if (!traits) throw new Error(`no backfill method ${method}`);
-          return (await network.forward(method, params, traits)).result;
+          const call = network.family.prepare({ id: 0, method, params }, callContext);
+          const { result } = await network.forward(call.upstreamMethod, call.upstreamParams, call.policy);
+          return call.finish ? call.finish(result) : result;
         },
         timings,
         log: deps.log,

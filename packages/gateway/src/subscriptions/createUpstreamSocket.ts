@@ -160,7 +160,7 @@ export function createUpstreamSocket(
     let msg: {
       id?: unknown;
       method?: unknown;
-      params?: { subscription?: unknown; result?: unknown };
+      params?: { subscription?: unknown; subscription_id?: unknown; result?: unknown };
       result?: unknown;
       error?: { code: number; message: string; data?: unknown };
     };
@@ -169,8 +169,10 @@ export function createUpstreamSocket(
     } catch {
       return;
     }
-    if (typeof msg.method === 'string' && msg.params && typeof msg.params.subscription === 'string') {
-      events.onNotification(msg.params.subscription, msg.params.result);
+    if (typeof msg.method === 'string' && msg.params) {
+      // eth: `subscription`; Starknet spec 0.10: `subscription_id`
+      const id = msg.params.subscription ?? msg.params.subscription_id;
+      if (typeof id === 'string' || typeof id === 'number') events.onNotification(String(id), msg.params.result);
       return;
     }
     if (typeof msg.id !== 'number') return;

@@ -27,12 +27,14 @@ const HEX32 = /^0x[0-9a-fA-F]{64}$/;
 export function ethSubscriptionFilter(params: unknown): EthSubscriptionFilter {
   const list = Array.isArray(params) ? params : [];
   const kind = list[0];
-  if (kind === 'newHeads') return { kind, key: 'newHeads', upstreamParams: ['newHeads'] };
+  if (kind === 'newHeads')
+    return { kind, key: 'newHeads', upstreamMethod: 'eth_subscribe', upstreamParams: ['newHeads'] };
   if (kind === 'newPendingTransactions') {
     const full = list[1] === true;
     return {
       kind,
       key: full ? 'newPendingTransactions:full' : 'newPendingTransactions',
+      upstreamMethod: 'eth_subscribe',
       upstreamParams: full ? [kind, true] : [kind],
     };
   }
@@ -66,7 +68,13 @@ export function ethSubscriptionFilter(params: unknown): EthSubscriptionFilter {
     while (topics.length > 0 && topics[topics.length - 1] === null) topics.pop();
     if (topics.length > 0) logFilter.topics = topics;
   }
-  return { kind, key: `logs:${JSON.stringify(logFilter)}`, upstreamParams: ['logs', logFilter], logFilter };
+  return {
+    kind,
+    key: `logs:${JSON.stringify(logFilter)}`,
+    upstreamMethod: 'eth_subscribe',
+    upstreamParams: ['logs', logFilter],
+    logFilter,
+  };
 }
 
 /** A value or a list of values matching `pattern`: lower-cased, deduplicated and sorted. */

@@ -29,7 +29,7 @@ export const WS_CLOSE = {
   UPSTREAM_LOST: SUBSCRIPTION_CLOSE.UPSTREAM_FAILED,
 } as const;
 
-/** Credits charged per subscription event delivered (as `eth_subscription` in usage): the table's eth_subscribe cost. */
+/** Credits charged per subscription event delivered (usage records the notification method, `eth_subscription`): the eth table's eth_subscribe cost. */
 const EVENT_CREDITS = ethMethods.eth_subscribe.credits;
 
 /**
@@ -115,7 +115,7 @@ export function createWebSocketEdge(deps: {
     const closed = subscriptions.connectionOpened();
     /** This connection's subscription ids, in the network's hub. */
     const mine = new Set<string>();
-    let hub: SubscriptionHub | undefined;
+    const hub: SubscriptionHub | undefined = subscriptions.hubFor(network);
     let inFlight = 0;
     let closing = false;
     const closeFor = (code: number, reason: string) => {
@@ -139,14 +139,13 @@ export function createWebSocketEdge(deps: {
       ws.send(text);
     };
     const sink = {
-      event(id: string, resultJson: string) {
+      event(text: string, method: string) {
         if (closing) return;
-        const text = `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`;
         send(text);
         const eventCtx = { ...connection, requestId: nextRequestId(), startedAt: Date.now() };
         void limiter.record(key, EVENT_CREDITS).catch(() => {});
         path.recordUsage(eventCtx, {
-          method: 'eth_subscription',
+          method,
           status: 200,
           error: undefined,
           credits: EVENT_CREDITS,
@@ -159,24 +158,25 @@ export function createWebSocketEdge(deps: {
     };
     ws.on('pong', () => unanswered.delete(ws));
 
-    /** eth_subscribe / eth_unsubscribe go to the network's hub; `activations` run once the answer is written. */
+    /** Subscribe / unsubscribe calls go to the network's hub; `activations` run once the answer is written. */
     const subscription =
       (activations: Array<() => void>) =>
       (call: RpcCall): Promise<void> | undefined => {
-        if (call.method !== 'eth_subscribe' && call.method !== 'eth_unsubscribe') return undefined;
+        if (!hub) return undefined;
+        const subscribe = hub.family.subscribeMethods.has(call.method);
+        if (!subscribe && !hub.family.unsubscribeMethods.has(call.method)) return undefined;
+        const h = hub;
         return (async () => {
           try {
-            hub ??= subscriptions.hubFor(network);
-            if (!hub) throw new GatewayError('METHOD_NOT_FOUND', 'subscriptions are not available on this network');
             const params = call.prepared!.upstreamParams;
-            if (call.method === 'eth_unsubscribe') {
-              const id = (params as unknown[])[0] as string;
-              call.result = mine.delete(id) && hub.unsubscribe(id);
+            if (!subscribe) {
+              const id = h.family.unsubscribeId(params);
+              call.result = mine.delete(id) && h.unsubscribe(id);
               return;
             }
-            const sub = await hub.subscribe(params, sink);
+            const sub = await h.subscribe(call.prepared!.upstreamMethod, params, sink);
             if (closing) {
-              hub.unsubscribe(sub.id);
+              h.unsubscribe(sub.id);
               return;
             }
             mine.add(sub.id);
