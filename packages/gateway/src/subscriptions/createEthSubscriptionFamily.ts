@@ -65,15 +65,15 @@ export function createEthSubscriptionFamily(): SubscriptionFamily<EthSubscriptio
 }
 
 function headsStream(chain: ChainView, io: StreamIo): StreamLogic {
-  const seen = new Set<string>();
+  /** Hashes delivered, with their height: pruned below the window. */
+  const seen = new Map<string, number>();
   const remember = (n: number, hash: string) => {
     chain.hashes.set(n, hash);
-    seen.add(hash);
+    seen.set(hash, n);
     chain.last = n;
-    const old = chain.hashes.get(n - WINDOW);
-    if (old !== undefined) {
-      chain.hashes.delete(n - WINDOW);
-      seen.delete(old);
+    if (seen.size > 2 * WINDOW) {
+      for (const [h, height] of seen) if (height <= n - WINDOW) seen.delete(h);
+      for (const height of chain.hashes.keys()) if (height <= n - WINDOW) chain.hashes.delete(height);
     }
   };
   const blockAt = async (n: number): Promise<Head | undefined> => {
@@ -111,7 +111,9 @@ function headsStream(chain: ChainView, io: StreamIo): StreamLogic {
   return {
     order: 0,
     async start() {
-      const latest = (await io.fetch('eth_getBlockByNumber', ['latest', false])) as Head | null;
+      // where the chain is, so that heights skipped before the first live head are filled;
+      // without an answer the first live head sets it
+      const latest = (await io.fetch('eth_getBlockByNumber', ['latest', false]).catch(() => null)) as Head | null;
       if (latest && chain.last === undefined) remember(Number(latest.number), latest.hash);
     },
     onEvent: (result) => deliver(result as Head, 'live'),

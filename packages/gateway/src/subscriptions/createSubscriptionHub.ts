@@ -80,7 +80,7 @@ const MAX_QUEUED = 1_000;
  * client that asks for it (reference counted; unsubscribed upstream when the last one leaves, and
  * the upstream connection closed when no subscription is left). Each client gets its own id and
  * its own copy of each event. When the upstream connection drops, it reconnects with backoff
- * (possibly to another upstream: `wsUrl` is asked again), resubscribes every stream and lets
+ * (possibly to another upstream: `wsUrl` is asked again at each attempt), resubscribes every stream and lets
  * each stream backfill what was missed; events are handled one at a time, in arrival order, so
  * backfilled events come before live ones. When it gives up, every client subscription ends
  * (`end(1011, reason)`).
@@ -88,7 +88,7 @@ const MAX_QUEUED = 1_000;
  * @example
  * const hub = createSubscriptionHub({
  *   family: createEthSubscriptionFamily(),
- *   wsUrl: () => network.wsUpstreamUrl(),
+ *   wsUrl: (failed) => wsUrls[failed % wsUrls.length],
  *   fetch: (method, params) => fetchThrough(network, method, params),
  *   timings, log,
  * });
@@ -99,7 +99,8 @@ const MAX_QUEUED = 1_000;
  */
 export function createSubscriptionHub(deps: {
   readonly family: SubscriptionFamily;
-  readonly wsUrl: () => string | undefined;
+  /** The upstream WebSocket to connect to, after `failedAttempts` failed attempts in a row. */
+  readonly wsUrl: (failedAttempts: number) => string | undefined;
   readonly fetch: (method: string, params: unknown[]) => Promise<unknown>;
   readonly timings: UpstreamSocketTimings;
   readonly log: Logger;
@@ -285,7 +286,7 @@ export function createSubscriptionHub(deps: {
      * INVALID_PARAMS for a bad filter, or the upstream's error.
      */
     async subscribe(method: string, params: unknown, sink: SubscriptionSink): Promise<ClientSubscription> {
-      if (deps.wsUrl() === undefined) {
+      if (deps.wsUrl(0) === undefined) {
         throw new GatewayError('METHOD_NOT_FOUND', 'subscriptions are not available on this network');
       }
       const stream = acquire(method, params);

@@ -70,7 +70,12 @@ export function createSubscriptions(deps: { log: Logger; timings?: Partial<Subsc
       hub = createSubscriptionHub({
         name,
         family: family(),
-        wsUrl: () => network.wsUpstreamUrl(),
+        // the network's upstreams with a WebSocket, in order: the first while it answers, the
+        // next ones in turn while connecting fails
+        wsUrl: (failed) => {
+          const urls = network.upstreams.flatMap((u) => (u.wsUrl === undefined ? [] : [u.wsUrl]));
+          return urls.length === 0 ? undefined : urls[failed % urls.length];
+        },
         fetch: async (method, params) => {
           const call = network.family.prepare({ id: 0, method, params }, callContext);
           const { result } = await network.forward(call.upstreamMethod, call.upstreamParams, call.policy);

@@ -42,8 +42,8 @@ export interface UpstreamSocket {
 }
 
 /**
- * Opens a JSON-RPC WebSocket to the URL that `urlOf` gives at each (re)connect, so a network can
- * point it at another upstream after a failure. A ping goes out every `heartbeatMs`; a socket that
+ * Opens a JSON-RPC WebSocket to the URL that `urlOf` gives at each (re)connect, told how many
+ * attempts in a row have failed, so a network can point it at another upstream while one fails. A ping goes out every `heartbeatMs`; a socket that
  * has not answered the previous ping (or a call within `callTimeoutMs`) is terminated and
  * reconnected with exponential backoff; after `giveUpAfterMs` without a connection it gives up.
  * Calls made while it is reconnecting wait for the connection.
@@ -58,7 +58,7 @@ export interface UpstreamSocket {
  * const id = await socket.call('eth_subscribe', ['newHeads']);
  */
 export function createUpstreamSocket(
-  urlOf: () => string | undefined,
+  urlOf: (failedAttempts: number) => string | undefined,
   timings: UpstreamSocketTimings,
   events: UpstreamSocketEvents,
 ): UpstreamSocket {
@@ -91,7 +91,7 @@ export function createUpstreamSocket(
   }
 
   function connect() {
-    const url = urlOf();
+    const url = urlOf(attempt);
     if (!url) return scheduleReconnect('no upstream WebSocket URL');
     const socket = new WebSocket(url, { perMessageDeflate: false });
     ws = socket;

@@ -17,6 +17,10 @@ const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478c
 
 let anvil: EmbeddedProcess;
 let proxy: WsProxy;
+/** A second network with two upstreams (the same anvil behind two proxies). */
+let primary: WsProxy;
+let secondary: WsProxy;
+let twoUrl: string;
 let gw: RunningGateway;
 let dataDir: string;
 let wsUrl: string;
@@ -26,6 +30,8 @@ let contract: `0x${string}`;
 beforeAll(async () => {
   anvil = await startAnvil();
   proxy = await startWsProxy(anvil.ws!);
+  primary = await startWsProxy(anvil.ws!);
+  secondary = await startWsProxy(anvil.ws!);
   dataDir = await mkdtemp(join(tmpdir(), 'nodegate-subs-'));
   const config = validateConfig({
     listen: '127.0.0.1:0',
@@ -39,6 +45,17 @@ beforeAll(async () => {
         dev: true,
         pathPrefix: '/eth-devnet',
         upstreams: [{ name: 'anvil', http: anvil.http, ws: proxy.url }],
+      },
+      {
+        name: 'eth-two',
+        family: 'eth',
+        chainId: 31337,
+        dev: true,
+        pathPrefix: '/eth-two',
+        upstreams: [
+          { name: 'primary', http: anvil.http, ws: primary.url },
+          { name: 'secondary', http: anvil.http, ws: secondary.url },
+        ],
       },
     ],
   });
@@ -54,6 +71,7 @@ beforeAll(async () => {
   });
   const base = gw.networks['eth-devnet']!;
   wsUrl = `${base.ws}/ws/v3/${gw.devKey!.key}`;
+  twoUrl = `${gw.networks['eth-two']!.ws}/ws/v3/${gw.devKey!.key}`;
   const wallet = createWalletClient({ account, chain: foundry, transport: http(anvil.http) });
   const deploy = await wallet.deployContract({ abi: [], bytecode: STORAGE_CONTRACT_BYTECODE });
   contract = (await waitForReceipt(anvil.http, deploy)).contractAddress;
@@ -61,6 +79,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!stopped) await gw?.close();
   await proxy?.close();
+  await primary?.close();
+  await secondary?.close();
   await anvil?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
@@ -90,8 +110,8 @@ const stats = () => gw.subscriptions.stats();
 const subscribes = () => proxy.methods.filter((m) => m === 'eth_subscribe').length;
 
 /** A raw `ws` client that keeps every notification per subscription id. */
-async function client() {
-  const ws = new WebSocket(wsUrl);
+async function client(url = wsUrl) {
+  const ws = new WebSocket(url);
   const events = new Map<string, any[]>();
   const answers = new Map<number, (m: any) => void>();
   let closed: { code: number; reason: string } | undefined;
@@ -261,6 +281,27 @@ describe('shared subscriptions', () => {
     expect(added.map((l) => l.transactionHash)).toEqual(replacements);
     expect(logs.events()).toHaveLength(4);
     c.ws.close();
+  });
+
+  it("an upstream whose WebSocket fails is replaced by the network's next one, with every block once", async () => {
+    const c = await client(twoUrl);
+    const sub = await c.subscribe(['newHeads']);
+    expect([primary.open, secondary.open]).toEqual([1, 0]);
+    const first = (await head()) + 1;
+    await mine();
+    await waitFor(() => sub.events().length === 1);
+    primary.refuse(true);
+    primary.dropAll();
+    for (let i = 0; i < 4; i++) await mine();
+    await waitFor(() => secondary.open === 1);
+    await mine();
+    await waitFor(() => sub.events().length === 6);
+    await sleep(200);
+    await expectEveryBlock(sub.events(), first, first + 5);
+    expect(stats().networks['eth-two']!.reconnects).toBe(1);
+    primary.refuse(false);
+    c.ws.close();
+    await waitFor(() => secondary.open === 0);
   });
 
   it('a hung upstream (no pongs) is dropped by the heartbeat and replaced; a client that does not answer pings is closed', async () => {
