@@ -345,6 +345,25 @@ describe('shared subscriptions', () => {
     again.ws.close();
   });
 
+  it('a connection holds at most 1,000 subscriptions; the next is refused with -32600 until one ends', async () => {
+    const c = await client();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => c.call('eth_subscribe', ['newHeads'])));
+      for (const a of answers) ids.push(a.result);
+    }
+    expect(new Set(ids).size).toBe(1_000);
+    expect(stats().upstreamSubscriptions).toBe(1);
+    const refused = await c.call('eth_subscribe', ['newHeads']);
+    expect(refused.error.code).toBe(-32600);
+    expect(refused.error.message).toMatch(/too many subscriptions on this connection: at most 1000/);
+    expect((await c.call('eth_unsubscribe', [ids[0]])).result).toBe(true);
+    expect((await c.call('eth_unsubscribe', [ids[0]])).result).toBe(false);
+    expect((await c.call('eth_subscribe', ['newHeads'])).result).toMatch(/^0x[0-9a-f]{32}$/);
+    c.ws.close();
+    await waitFor(() => stats().clientSubscriptions === 0);
+  });
+
   it('the gateway stopping closes clients with 1001', async () => {
     const c = await client();
     await c.subscribe(['newHeads']);

@@ -32,6 +32,9 @@ export const WS_CLOSE = {
 /** Credits charged per subscription event delivered (usage records the notification method, `eth_subscription`): the eth table's eth_subscribe cost. */
 const EVENT_CREDITS = ethMethods.eth_subscribe.credits;
 
+/** Subscriptions one connection may hold (each is a little memory here and maybe one upstream). */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;
+
 /**
  * Serves `{ws_url}/ws/v3/<KEY>`. The upgrade is admitted by the same request path as HTTP
  * (key, secret/JWT from the `Authorization` header, origin, user agent) and by the per-key
@@ -115,6 +118,7 @@ export function createWebSocketEdge(deps: {
     const closed = subscriptions.connectionOpened();
     /** This connection's subscription ids, in the network's hub. */
     const mine = new Set<string>();
+    let pendingSubscribes = 0;
     const hub: SubscriptionHub | undefined = subscriptions.hubFor(network);
     let inFlight = 0;
     let closing = false;
@@ -174,7 +178,16 @@ export function createWebSocketEdge(deps: {
               call.result = mine.delete(id) && h.unsubscribe(id);
               return;
             }
-            const sub = await h.subscribe(call.prepared!.upstreamMethod, params, sink);
+            if (mine.size + pendingSubscribes >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+              throw new GatewayError(
+                'INVALID_REQUEST',
+                `too many subscriptions on this connection: at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION}; unsubscribe first`,
+              );
+            }
+            pendingSubscribes += 1;
+            const sub = await h
+              .subscribe(call.prepared!.upstreamMethod, params, sink)
+              .finally(() => (pendingSubscribes -= 1));
             if (closing) {
               h.unsubscribe(sub.id);
               return;
