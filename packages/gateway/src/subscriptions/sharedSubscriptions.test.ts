@@ -262,6 +262,24 @@ describe('shared subscriptions', () => {
     c.ws.close();
   });
 
+  it("anvil_reorg two blocks deep: both blocks' logs come back once with removed: true, oldest first", async () => {
+    const c = await client();
+    const logs = await c.subscribe(['logs', { address: contract, topics: [VALUE_SET_TOPIC] }]);
+    const heads = await c.subscribe(['newHeads']);
+    const txs = [await setValue(60n), await setValue(70n)];
+    await waitFor(() => logs.events().length === 2 && heads.events().length === 2);
+    const delivered = logs.events().slice();
+    expect((await rpc(anvil.http, 'anvil_reorg', [2, []])).error).toBeUndefined();
+    await waitFor(() => logs.events().length === 4 && heads.events().length === 4);
+    await sleep(300);
+    expect(logs.events().slice(2)).toEqual(delivered.map((l) => ({ ...l, removed: true })));
+    expect(logs.events().map((l) => l.transactionHash)).toEqual([...txs, ...txs]);
+    const numbers = heads.events().map((h) => Number(h.number));
+    expect(numbers.slice(2)).toEqual(numbers.slice(0, 2));
+    await expectEveryBlock(heads.events().slice(2), numbers[0]!, numbers[1]!);
+    c.ws.close();
+  });
+
   it('a reorg while the upstream is away: the backfill sends the replaced logs with removed: true, then the new ones', async () => {
     const c = await client();
     const logs = await c.subscribe(['logs', { address: contract, topics: [VALUE_SET_TOPIC] }]);
