@@ -1,7 +1,10 @@
 import { type EthSubscriptionFilter, ethSubscriptionFilter } from './ethSubscriptionFilter.js';
 import type { StreamIo, StreamLogic, SubscriptionFamily } from './SubscriptionFamily.js';
 
-/** Heights remembered for dedupe and reorgs (deeper reorgs are not followed). */
+/**
+ * Heights remembered for dedupe and reorgs: deeper reorgs are not followed, and a gap is filled
+ * for its last WINDOW blocks at most.
+ */
 const WINDOW = 256;
 
 interface Head {
@@ -178,9 +181,10 @@ function logsStream(chain: ChainView, filter: EthSubscriptionFilter, io: StreamI
       gapFrom ??= chain.last;
     },
     async backfill() {
-      const from = gapFrom;
       const to = chain.last;
-      if (from === undefined || to === undefined || to < from) return;
+      if (gapFrom === undefined || to === undefined || to < gapFrom) return;
+      // as for heads: at most the window's worth of blocks
+      const from = Math.max(gapFrom, to - WINDOW + 1);
       const logs = (await io.fetch('eth_getLogs', [
         { ...filter.logFilter, fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}` },
       ])) as Log[];
