@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe(`${CLIENTS} WebSocket clients on one gateway`, () => {
-  it('share one upstream newHeads subscription and each receives every head, in order', async () => {
+  it('share one upstream newHeads subscription and each receives every head in order, also across an upstream cut', async () => {
     const pid = gateway.child.pid!;
     // past the start-up's own allocations
     await new Promise((r) => setTimeout(r, 3_000));
@@ -93,11 +93,29 @@ describe(`${CLIENTS} WebSocket clients on one gateway`, () => {
     }
     for (const h of heads) expect(h).toEqual(expected);
     const rssAfter = await rssMb(pid);
+
+    // the upstream connection cut while 3 blocks are mined: every client still gets each once, in order
+    proxy.refuse(true);
+    proxy.dropAll();
+    for (let b = 0; b < 3; b++) await rpc(anvil.http, 'evm_mine', []);
+    const cut = performance.now();
+    proxy.refuse(false);
+    await rpc(anvil.http, 'evm_mine', []);
+    const all = Array.from({ length: BLOCKS + 4 }, (_, k) => first + k);
+    const backfillDeadline = Date.now() + 60_000;
+    while (heads.some((h) => h.length < all.length)) {
+      if (Date.now() > backfillDeadline) throw new Error('not every client got the backfilled blocks within 60 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const recoverMs = performance.now() - cut;
+    for (const h of heads) expect(h).toEqual(all);
+    expect(proxy.methods.filter((m) => m === 'eth_subscribe')).toHaveLength(2);
     fanout.sort((a, b) => a - b);
     console.info(
       `ws fan-out: ${CLIENTS} clients connected and subscribed in ${(connectMs / 1000).toFixed(1)} s; ` +
         `one head to every client: median ${fanout[Math.floor(BLOCKS / 2)]!.toFixed(0)} ms, max ${fanout.at(-1)!.toFixed(0)} ms; ` +
-        `gateway RSS ${rssBefore.toFixed(0)} MB idle, ${rssConnected.toFixed(0)} MB connected, ${rssAfter.toFixed(0)} MB after ${BLOCKS} heads`,
+        `gateway RSS ${rssBefore.toFixed(0)} MB idle, ${rssConnected.toFixed(0)} MB connected, ${rssAfter.toFixed(0)} MB after ${BLOCKS} heads; ` +
+        `upstream cut for 3 blocks: all ${CLIENTS} clients had the 3 backfilled and the next live block ${(recoverMs / 1000).toFixed(1)} s after the upstream came back`,
     );
     for (const ws of sockets) ws.terminate();
     const deadline = Date.now() + 20_000;
