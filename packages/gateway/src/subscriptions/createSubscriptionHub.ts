@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GatewayError } from '../errors/GatewayError.js';
+import { GatewayError, UpstreamRpcError } from '../errors/GatewayError.js';
 import type { Logger } from '../log/createLogger.js';
 import { createUpstreamSocket, type UpstreamSocket, type UpstreamSocketTimings } from './createUpstreamSocket.js';
 import type { StreamLogic, SubscriptionFamily, SubscriptionFilter } from './SubscriptionFamily.js';
@@ -162,10 +162,37 @@ export function createSubscriptionHub(deps: {
     if (!s) return;
     const again = ordered().filter((stream) => !stream.creating && !stream.ended);
     for (const stream of again) {
-      await subscribeUpstream(stream, s);
-      counters.resubscribes += 1;
+      try {
+        await subscribeUpstream(stream, s);
+        counters.resubscribes += 1;
+      } catch (err) {
+        // dropped again: the next reconnect resubscribes
+        if (!(err instanceof UpstreamRpcError)) throw err;
+        // this upstream refuses the filter: its clients are told, the others go on
+        log.warn('upstream refused a subscription on resubscribe', { network: deps.name, error: err.message });
+        endStream(stream, SUBSCRIPTION_CLOSE.UPSTREAM_FAILED, 'upstream refused the subscription');
+      }
     }
-    for (const stream of again) if (!stream.ended) await stream.logic.backfill?.();
+    for (const stream of again) {
+      if (stream.ended) continue;
+      try {
+        await stream.logic.backfill?.();
+      } catch (err) {
+        log.warn('subscription backfill failed; events of the gap may be missing', {
+          network: deps.name,
+          error: (err as Error).message,
+        });
+      }
+    }
+  }
+
+  /** Ends one stream for every client of it (`end(code, reason)`). */
+  function endStream(stream: Stream, code: number, reason: string) {
+    const clients = [...stream.clients.values()];
+    for (const id of stream.clients.keys()) owners.delete(id);
+    stream.clients.clear();
+    release(stream);
+    for (const client of clients) client.sink.end(code, reason);
   }
 
   async function subscribeUpstream(stream: Stream, s: UpstreamSocket) {

@@ -363,6 +363,22 @@ describe('shared subscriptions', () => {
     again.ws.close();
   });
 
+  it('a filter the upstream refuses on resubscribe ends with 1011 for its clients only', async () => {
+    const heads = await client();
+    const headSub = await heads.subscribe(['newHeads']);
+    const logs = await client();
+    await logs.subscribe(['logs', { address: contract }]);
+    proxy.refuseSubscribe((params) => Array.isArray(params) && params[0] === 'logs');
+    proxy.dropAll();
+    await waitFor(() => logs.closed() !== undefined);
+    expect(logs.closed()).toEqual({ code: 1011, reason: 'upstream refused the subscription' });
+    proxy.refuseSubscribe(undefined);
+    await mine();
+    await waitFor(() => headSub.events().length === 1);
+    expect(heads.closed()).toBeUndefined();
+    heads.ws.close();
+  });
+
   it('a connection holds at most 1,000 subscriptions; the next is refused with -32600 until one ends', async () => {
     const c = await client();
     const ids: string[] = [];

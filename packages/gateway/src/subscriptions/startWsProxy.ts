@@ -13,6 +13,8 @@ export interface WsProxy {
   dropAll(): void;
   /** While true, new connections are refused (HTTP 503 on the upgrade). */
   refuse(on: boolean): void;
+  /** Answers the subscribe requests `refused` picks with a JSON-RPC error instead of relaying them (undefined: relay all). */
+  refuseSubscribe(refused: ((params: unknown) => boolean) | undefined): void;
   /** Stops reading every open connection (a peer that hangs: no answers, no pongs). */
   freeze(): void;
   close(): Promise<void>;
@@ -30,6 +32,7 @@ export interface WsProxy {
  */
 export async function startWsProxy(target: string): Promise<WsProxy> {
   let refusing = false;
+  let refusedSubscribe: ((params: unknown) => boolean) | undefined;
   const methods: string[] = [];
   const pairs = new Set<{ client: WebSocket; upstream: WebSocket }>();
   const server = new WebSocketServer({
@@ -56,8 +59,13 @@ export async function startWsProxy(target: string): Promise<WsProxy> {
     client.on('message', (data) => {
       const text = data.toString();
       try {
-        const msg = JSON.parse(text) as { method?: unknown };
+        const msg = JSON.parse(text) as { id?: unknown; method?: unknown; params?: unknown };
         if (typeof msg.method === 'string') methods.push(msg.method);
+        if (msg.method === 'eth_subscribe' && refusedSubscribe?.(msg.params)) {
+          const error = { code: -32000, message: 'subscription refused by the test proxy' };
+          client.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error }));
+          return;
+        }
       } catch {
         // relayed as it is
       }
@@ -84,6 +92,9 @@ export async function startWsProxy(target: string): Promise<WsProxy> {
     },
     refuse(on) {
       refusing = on;
+    },
+    refuseSubscribe(refused) {
+      refusedSubscribe = refused;
     },
     freeze() {
       for (const p of pairs) {
