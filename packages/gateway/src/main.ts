@@ -32,6 +32,7 @@ import { createMethodClassifier } from './metrics/createMethodClassifier.js';
 import { createMetricsHandler } from './metrics/createMetricsHandler.js';
 import { startMetricsListener } from './metrics/startMetricsListener.js';
 import { subscriptionCollectors } from './metrics/subscriptionCollectors.js';
+import { upstreamCollectors } from './metrics/upstreamCollectors.js';
 import { createNetwork, type Network } from './network/createNetwork.js';
 import { createRequestPath } from './pipeline/requestPath.js';
 import {
@@ -170,6 +171,7 @@ export async function startGateway(
     const path = createRequestPath({ keys, limiter, gate, usage, maxBatch: config.limits.maxBatch });
 
     const networks: Network[] = await Promise.all(config.networks.map((n) => buildNetwork(n, backends, progress)));
+    if (metrics) for (const c of upstreamCollectors(networks)) metrics.addCollector(c);
     cleanups.push(async () => {
       await Promise.all(networks.flatMap((n) => n.upstreams.map((u) => u.close())));
     });

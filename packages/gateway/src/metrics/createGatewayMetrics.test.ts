@@ -10,6 +10,7 @@ const request = (over: Partial<RequestObservation> = {}): RequestObservation => 
   outcome: 'ok',
   seconds: 0.004,
   refusal: undefined,
+  upstream: 'anvil',
   ...over,
 });
 
@@ -18,11 +19,19 @@ describe('createGatewayMetrics', () => {
     const metrics = createGatewayMetrics({ defaultMetrics: false });
     metrics.observe(request());
     metrics.observe(request({ seconds: 0.2 }));
-    metrics.observe(request({ status: 429, outcome: 'refused', refusal: 'rate', seconds: 0 }));
-    metrics.observe(request({ status: 403, outcome: 'refused', refusal: 'origin', seconds: 0 }));
-    metrics.observe(request({ status: 403, outcome: 'refused', refusal: 'some-new-rule', seconds: 0 }));
+    metrics.observe(request({ status: 429, outcome: 'refused', refusal: 'rate', seconds: 0, upstream: undefined }));
+    metrics.observe(request({ status: 403, outcome: 'refused', refusal: 'origin', seconds: 0, upstream: undefined }));
     metrics.observe(
-      request({ transport: 'ws', class: 'subscription', method: 'eth_subscription', seconds: undefined }),
+      request({ status: 403, outcome: 'refused', refusal: 'some-new-rule', seconds: 0, upstream: undefined }),
+    );
+    metrics.observe(
+      request({
+        transport: 'ws',
+        class: 'subscription',
+        method: 'eth_subscription',
+        seconds: undefined,
+        upstream: undefined,
+      }),
     );
     metrics.usageFlushFailed();
     const text = await metrics.scrape();
@@ -42,6 +51,7 @@ describe('createGatewayMetrics', () => {
     expect(text).toContain('nodegate_rule_refusals_total{network="eth-devnet",transport="http",rule="origin"} 1');
     expect(text).toContain('nodegate_rule_refusals_total{network="eth-devnet",transport="http",rule="other"} 1');
     expect(text).toContain('nodegate_usage_flush_failures_total 1');
+    expect(text).toContain('nodegate_upstream_answers_total{network="eth-devnet",upstream="anvil",outcome="ok"} 2');
     expect(metrics.contentType).toMatch(/^text\/plain/);
   });
 

@@ -37,6 +37,8 @@ export interface RequestObservation {
   readonly seconds: number | undefined;
   /** The limit (`rate`, `daily`, `concurrency`) or rule (`origin`, `method`, …) that refused it. */
   readonly refusal: string | undefined;
+  /** The configured upstream that answered, when one did. */
+  readonly upstream: string | undefined;
 }
 
 /** The gateway's metrics: a Prometheus registry, request metrics, and collectors added by other modules. */
@@ -94,6 +96,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  * - `nodegate_request_duration_seconds{network,class,transport,status}` (histogram; notifications excluded)
  * - `nodegate_limit_refusals_total{network,transport,kind}` (`rate`, `daily`, `concurrency`, `connections`)
  * - `nodegate_rule_refusals_total{network,transport,rule}` (`origin`, `user-agent`, `method`, `contract`, … `other`)
+ * - `nodegate_upstream_answers_total{network,upstream,outcome}` (which configured upstream answered)
  * - `nodegate_usage_flush_failures_total`
  * - `nodegate_collector_errors_total{metric}` (a collector that threw: its metric is left empty; the
  *   count may show from the next scrape on)
@@ -156,6 +159,14 @@ export function createGatewayMetrics(
       }
       return values;
     },
+  );
+  const answers: RequestLeaf[] = [];
+  const answerTree: Tree = new Map();
+  register(
+    'nodegate_upstream_answers_total',
+    'Requests and batch items answered by each configured upstream (after any failover)',
+    'counter',
+    () => answers.map((a) => ({ labels: a.labels, value: a.count })),
   );
   const limitRefusals = new Counter({
     name: 'nodegate_limit_refusals_total',
@@ -221,6 +232,16 @@ export function createGatewayMetrics(
         if (i < LATENCY_BUCKETS.length) d.buckets[i]!++;
         d.sum += o.seconds;
         d.count++;
+      }
+      if (o.upstream !== undefined) {
+        const byOutcome = level(level(answerTree, o.network), o.upstream) as unknown as Map<string, RequestLeaf>;
+        const a = byOutcome.get(o.outcome);
+        if (a !== undefined) a.count++;
+        else {
+          const leaf = { labels: { network: o.network, upstream: o.upstream, outcome: o.outcome }, count: 1 };
+          byOutcome.set(o.outcome, leaf);
+          answers.push(leaf);
+        }
       }
       if (o.refusal !== undefined) {
         if (LIMIT_KINDS.has(o.refusal)) limitRefusals.labels(o.network, o.transport, o.refusal).inc();

@@ -31,6 +31,7 @@ export function createMeteredUsageRecorder(
         outcome: e.refusal !== undefined ? 'refused' : e.errorCode !== undefined ? 'error' : 'ok',
         seconds: c.notification ? undefined : e.latencyMs / 1000,
         refusal: e.refusal,
+        upstream: e.upstream,
       });
       inner.record(e);
     },

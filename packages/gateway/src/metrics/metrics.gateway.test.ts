@@ -161,6 +161,13 @@ describe('/metrics through a gateway on anvil', () => {
       delta('nodegate_request_duration_seconds_bucket', { ...eth, class: 'read', status: '200', le: '+Inf' }),
     ).toBe(5);
 
+    // which upstream answered: 3 eth_chainId + 2 eth_blockNumber + evm_mine over HTTP, eth_chainId
+    // over WebSocket (eth_subscribe is answered by the shared subscription hub, not an upstream)
+    const answered = { network: 'eth-devnet', upstream: 'anvil', outcome: 'ok' };
+    expect(delta('nodegate_upstream_answers_total', answered)).toBe(7);
+    expect(sum(after, 'nodegate_upstream_healthy', { network: 'eth-devnet', upstream: 'anvil' })).toBe(1);
+    expect(sum(after, 'nodegate_upstream_consecutive_failures', { network: 'eth-devnet', upstream: 'anvil' })).toBe(0);
+
     expect(delta('nodegate_rule_refusals_total', { ...eth, rule: 'method' })).toBe(1);
     expect(delta('nodegate_limit_refusals_total', { ...eth, kind: 'daily' })).toBe(1);
     expect(delta('nodegate_limit_refusals_total', { ...eth, kind: 'rate' })).toBe(0);
