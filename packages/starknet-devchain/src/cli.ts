@@ -4,6 +4,7 @@
  *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand]
  */
 import { renameSync, writeFileSync } from 'node:fs';
+import { exitWithParent } from './exitWithParent.js';
 import type { DevchainOptions, RunningDevchain } from './startDevchain.js';
 
 function usage(message?: string): never {
@@ -93,10 +94,17 @@ const stop = (signal: string) => {
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+// started by a gateway: stop when it is gone, even if it was killed without stopping us
+exitWithParent(() => stop('the gateway exited'));
 
 // Loaded after the handlers are in place: loading the chain's modules takes a while on a busy host.
 const { startDevchain } = await import('./startDevchain.js');
-dc = await startDevchain(options);
+try {
+  dc = await startDevchain(options);
+} catch (err) {
+  process.stderr.write(`starknet-devchain: ${(err as Error).message}\n`);
+  process.exit(1);
+}
 if (stopping) {
   await dc.close();
   process.exit(0);
@@ -105,6 +113,6 @@ process.stdout.write(`starknet-devchain listening on ${dc.rpcUrl} (chain id ${dc
 if (readyFile) {
   // Atomic: readers polling for the file never see it half-written.
   const tmp = `${readyFile}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ rpc: dc.rpcUrl, chainId: dc.chainId }));
+  writeFileSync(tmp, JSON.stringify({ rpc: dc.rpcUrl, ws: dc.wsUrl, chainId: dc.chainId }));
   renameSync(tmp, readyFile);
 }

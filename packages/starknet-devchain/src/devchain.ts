@@ -5,6 +5,7 @@ import { Chain, type ChainConfig, type ChainRecord } from './chain/Chain.js';
 import { DataDir, readRecords, writeRecords } from './chain/persistence.js';
 import type { Tx } from './chain/transaction.js';
 import { DevchainError, ErrorCode } from './errors.js';
+import { lockDataDir } from './lockDataDir.js';
 
 /** Options of a dev chain instance (see `startDevchain`). */
 export interface DevchainNodeOptions {
@@ -25,9 +26,12 @@ export class DevchainNode {
   private readonly autoMine: boolean;
   private timer: NodeJS.Timeout | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  private readonly releaseLock: (() => void) | undefined;
 
   constructor(options: DevchainNodeOptions) {
     this.dataDir = options.dataDir ? new DataDir(options.dataDir) : undefined;
+    // one dev chain per data directory: a second one would append its own blocks to the same records
+    this.releaseLock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
     this.dumpDir = options.dataDir ? resolve(options.dataDir, 'dumps') : undefined;
     this.autoMine = !options.blockIntervalMs && !options.mineOnDemand;
     const stored = this.dataDir?.load();
@@ -132,5 +136,6 @@ export class DevchainNode {
     if (this.flushTimer) clearInterval(this.flushTimer);
     if (this.chain.pendingBlock.txs.length > 0) this.chain.mine();
     this.flush();
+    this.releaseLock?.();
   }
 }

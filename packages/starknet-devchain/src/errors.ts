@@ -24,6 +24,7 @@ export const ErrorCode = {
   TOO_MANY_KEYS_IN_FILTER: 34,
   CONTRACT_ERROR: 40,
   TRANSACTION_EXECUTION_ERROR: 41,
+  STORAGE_PROOF_NOT_SUPPORTED: 42,
   CLASS_ALREADY_DECLARED: 51,
   INVALID_TRANSACTION_NONCE: 52,
   INSUFFICIENT_RESOURCES_FOR_VALIDATE: 53,
@@ -37,6 +38,10 @@ export const ErrorCode = {
   UNSUPPORTED_TX_VERSION: 61,
   UNSUPPORTED_CONTRACT_CLASS_VERSION: 62,
   UNEXPECTED_ERROR: 63,
+  INVALID_SUBSCRIPTION_ID: 66,
+  TOO_MANY_ADDRESSES_IN_FILTER: 67,
+  TOO_MANY_BLOCKS_BACK: 68,
+  COMPILATION_ERROR: 100,
 } as const;
 
 /** A code from {@link ErrorCode}. */
@@ -62,6 +67,7 @@ export const errorMessages: Record<ErrorCodeValue, string> = {
   34: 'Too many keys provided in a filter',
   40: 'Contract error',
   41: 'Transaction execution error',
+  42: "the node doesn't support storage proofs for blocks that are too far in the past",
   51: 'Class already declared',
   52: 'Invalid transaction nonce',
   53: "The transaction's resources don't cover validation or the minimal transaction fee",
@@ -75,6 +81,10 @@ export const errorMessages: Record<ErrorCodeValue, string> = {
   61: 'the transaction version is not supported',
   62: 'the contract class version is not supported',
   63: 'An unexpected error occurred',
+  66: 'Invalid subscription id',
+  67: 'Too many addresses in filter sender_address filter',
+  68: 'Cannot go back more than 1024 blocks',
+  100: 'Failed to compile the contract',
 };
 
 /**

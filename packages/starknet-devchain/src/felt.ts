@@ -1,24 +1,25 @@
 /** Felt helpers: parsing client input and normalising output (no leading zeros). */
+import { FIELD_PRIME, toFelt } from '@nodegate/starknet-spec';
 import { DevchainError, ErrorCode } from './errors.js';
 
-/** The Stark field prime. */
-export const FIELD_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
+/** The Stark field prime (from the shared felt module). */
+export { FIELD_PRIME };
 
 /** Hex string of a non-negative bigint, `0x` prefixed, no leading zeros. */
 export function toHex(value: bigint | number): string {
   return `0x${BigInt(value).toString(16)}`;
 }
 
-/** Parse a felt-like value (hex string, decimal string, number, bigint) or throw INVALID_PARAMS. */
+/**
+ * Parse a felt-like value (hex string, decimal string, number, bigint) or throw INVALID_PARAMS.
+ * Values at or above the field prime are refused, as everywhere in nodegate.
+ */
 export function parseFelt(value: unknown, field = 'value'): bigint {
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,80}|[0-9]{1,80})$/.test(value)) {
-    const v = BigInt(value);
-    if (v < 2n ** 256n) return v;
-  }
+  const v = toFelt(value);
+  if (v !== undefined) return v;
+  const shown = typeof value === 'bigint' ? `0x${value.toString(16)}` : JSON.stringify(value);
   throw new DevchainError(ErrorCode.INVALID_PARAMS, {
-    data: `${field}: expected a felt, got ${JSON.stringify(value)}`,
+    data: `${field}: expected a felt (below 2^251 + 17·2^192 + 1), got ${shown}`,
   });
 }
 

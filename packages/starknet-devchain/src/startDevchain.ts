@@ -33,6 +33,8 @@ export interface DevchainOptions {
 export interface RunningDevchain {
   /** JSON-RPC endpoint, e.g. `http://127.0.0.1:5050/rpc`. */
   rpcUrl: string;
+  /** JSON-RPC over WebSocket with the spec 0.10 subscriptions, e.g. `ws://127.0.0.1:5050/ws`. */
+  wsUrl: string;
   /** Chain id as a felt hex string. */
   chainId: string;
   /** The node (for embedding and tests). */
@@ -86,6 +88,7 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Runn
   let closed = false;
   return {
     rpcUrl: `http://${urlHost}:${port}/rpc`,
+    wsUrl: `ws://${urlHost}:${port}/ws`,
     chainId: `0x${node.chain.config.chainId.toString(16)}`,
     node,
     close: async () => {

@@ -33,6 +33,7 @@ import {
   STRK_ADDRESS,
   tokenBalance,
 } from './processTransaction.js';
+import { type InitialReads, recordInitialReads } from './recordInitialReads.js';
 import { emptyDiff, mergeDiff, type StateDiff, type StateReader, StateOverlay, VersionedState } from './state.js';
 import type { Tx } from './transaction.js';
 
@@ -255,6 +256,42 @@ export class Chain {
     return this.state.at(this.numberOf(id));
   }
 
+  /**
+   * The number of the block that last wrote a storage slot, as seen at `id` (the pending block
+   * counts with its number); 0 when the slot was never written.
+   */
+  storageUpdatedAt(address: bigint, key: bigint, id: BlockId): number {
+    const r = this.resolve(id);
+    if (r.kind === 'pending') {
+      if (r.pending.diff.storage.get(address)?.has(key)) return r.pending.number;
+      return this.state.storageWrittenAt(address, key, this.latest.number) ?? 0;
+    }
+    return this.state.storageWrittenAt(address, key, r.block.number) ?? 0;
+  }
+
+  /**
+   * Runs a block's transactions again over its parent state, with the block's environment, and
+   * says which state values they read first (RETURN_INITIAL_READS of traceBlockTransactions).
+   */
+  blockInitialReads(id: BlockId): InitialReads {
+    const r = this.resolve(id);
+    const number = r.kind === 'pending' ? r.pending.number : r.block.number;
+    const txs = r.kind === 'pending' ? r.pending.txs : r.block.txs;
+    const env: BlockEnv =
+      r.kind === 'pending' ? this.pendingEnv() : { ...this.pendingEnv(), number, timestamp: r.block.timestamp };
+    const recorder = recordInitialReads(this.state.at(number - 1));
+    const base = new StateOverlay(recorder);
+    for (const t of txs) {
+      const opts = { skipValidate: false, skipFeeCharge: false, checkFeeBounds: false };
+      try {
+        processTransaction(base, t.tx, t.hash, env, opts).overlay.commitTo(base);
+      } catch {
+        // a transaction refused now was accepted then: its reads so far are kept
+      }
+    }
+    return recorder.initialReads();
+  }
+
   /** The environment of the block being built. */
   pendingEnv(): BlockEnv {
     return {
@@ -327,8 +364,13 @@ export class Chain {
    * Run transactions in sequence over a block's state without committing (estimateFee,
    * simulateTransactions). Failures throw TRANSACTION_EXECUTION_ERROR with the failing index.
    */
-  simulate(txs: readonly Tx[], id: BlockId, opts: Omit<ProcessOptions, 'checkFeeBounds'>): ProcessResult[] {
-    const base = new StateOverlay(this.stateAt(id));
+  simulate(
+    txs: readonly Tx[],
+    id: BlockId,
+    opts: Omit<ProcessOptions, 'checkFeeBounds'>,
+    wrap: (reader: StateReader) => StateReader = (r) => r,
+  ): ProcessResult[] {
+    const base = new StateOverlay(wrap(this.stateAt(id)));
     const env = this.pendingEnv();
     return txs.map((tx, i) => {
       try {
@@ -356,7 +398,13 @@ export class Chain {
   }
 
   /** Execute a view call at a block. */
-  call(to: bigint, sel: bigint, calldata: bigint[], id: BlockId): bigint[] {
+  call(
+    to: bigint,
+    sel: bigint,
+    calldata: bigint[],
+    id: BlockId,
+    type: 'EXTERNAL' | 'L1_HANDLER' = 'EXTERNAL',
+  ): bigint[] {
     const state = new StateOverlay(this.stateAt(id));
     const n = this.numberOf(id);
     return runEntryPoint(
@@ -371,6 +419,7 @@ export class Chain {
       sel,
       calldata,
       0n,
+      type,
     );
   }
 

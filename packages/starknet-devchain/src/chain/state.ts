@@ -45,11 +45,22 @@ class History<V> {
   }
 
   get(block: number): V | undefined {
+    const i = this.indexAt(block);
+    return i >= 0 ? this.values[i] : undefined;
+  }
+
+  /** The block that wrote the version in effect at `block` (undefined: never written). */
+  writtenAt(block: number): number | undefined {
+    const i = this.indexAt(block);
+    return i >= 0 ? this.blocks[i] : undefined;
+  }
+
+  private indexAt(block: number): number {
     const bs = this.blocks;
-    let i = bs.length - 1;
-    if (i >= 0 && bs[i]! <= block) return this.values[i];
+    const last = bs.length - 1;
+    if (last >= 0 && bs[last]! <= block) return last;
     let lo = 0;
-    let hi = i;
+    let hi = last;
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
@@ -58,8 +69,7 @@ class History<V> {
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    i = found;
-    return i >= 0 ? this.values[i] : undefined;
+    return found;
   }
 
   /** Drop entries above `block` (used when the pre-confirmed block is discarded). */
@@ -108,6 +118,11 @@ export class VersionedState {
       map.set(key, h);
     }
     return h;
+  }
+
+  /** The block that last wrote a storage slot, as of `block` (undefined: never written). */
+  storageWrittenAt(address: bigint, key: bigint, block: number): number | undefined {
+    return this.storage.get(skey(address, key))?.writtenAt(block);
   }
 
   /** A reader of the state as of `block` (inclusive). */

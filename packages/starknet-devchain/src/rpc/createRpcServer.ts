@@ -1,15 +1,20 @@
-/** The HTTP edge: POST `/`, `/rpc` and `/rpc/v0_10` carry JSON-RPC; GET `/is_alive` answers liveness. */
+/**
+ * The HTTP edge: POST `/`, `/rpc` and `/rpc/v0_10` carry JSON-RPC; GET `/is_alive` answers liveness;
+ * WebSocket upgrades (`/ws`, `/rpc/v0_10`, …) carry JSON-RPC and the spec 0.10 subscriptions.
+ */
 import { createServer, type Server } from 'node:http';
 import { ErrorCode } from '../errors.js';
 import { handleJsonRpc } from './handleJsonRpc.js';
 import { serializeJson } from './rawJson.js';
 import type { MethodContext } from './types.js';
+import { attachWebSocket } from './ws/attachWebSocket.js';
 
 const RPC_PATHS = new Set(['/', '/rpc', '/rpc/', '/rpc/v0_10', '/rpc/v0_10/']);
 const MAX_BODY = 50 * 1024 * 1024;
 
 /** Create (not start) the HTTP server serving JSON-RPC for `ctx`. */
 export function createRpcServer(ctx: MethodContext): Server {
+  let subscriptions: ReturnType<typeof attachWebSocket> | undefined;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && path === '/is_alive') {
@@ -43,12 +48,15 @@ export function createRpcServer(ctx: MethodContext): Server {
       const out = handleJsonRpc(ctx, payload);
       if (out === undefined) res.writeHead(204).end();
       else send(res, out);
+      // what the request changed reaches the WebSocket subscriptions now
+      subscriptions?.check();
     });
   });
   // Clients keep connections open while the chain is busy executing; do not race them on idle sockets.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 0;
+  subscriptions = attachWebSocket(server, ctx);
   return server;
 }
 

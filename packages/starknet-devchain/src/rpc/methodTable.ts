@@ -25,10 +25,13 @@ import { starknet_getBlockWithTxs } from './methods/starknet_getBlockWithTxs.js'
 import { starknet_getClass } from './methods/starknet_getClass.js';
 import { starknet_getClassAt } from './methods/starknet_getClassAt.js';
 import { starknet_getClassHashAt } from './methods/starknet_getClassHashAt.js';
+import { starknet_getCompiledCasm } from './methods/starknet_getCompiledCasm.js';
 import { starknet_getEvents } from './methods/starknet_getEvents.js';
+import { starknet_getMessagesStatus } from './methods/starknet_getMessagesStatus.js';
 import { starknet_getNonce } from './methods/starknet_getNonce.js';
 import { starknet_getStateUpdate } from './methods/starknet_getStateUpdate.js';
 import { starknet_getStorageAt } from './methods/starknet_getStorageAt.js';
+import { starknet_getStorageProof } from './methods/starknet_getStorageProof.js';
 import { starknet_getTransactionByBlockIdAndIndex } from './methods/starknet_getTransactionByBlockIdAndIndex.js';
 import { starknet_getTransactionByHash } from './methods/starknet_getTransactionByHash.js';
 import { starknet_getTransactionReceipt } from './methods/starknet_getTransactionReceipt.js';
@@ -39,6 +42,7 @@ import { starknet_syncing } from './methods/starknet_syncing.js';
 import { starknet_traceBlockTransactions } from './methods/starknet_traceBlockTransactions.js';
 import { starknet_traceTransaction } from './methods/starknet_traceTransaction.js';
 import type { Handler } from './types.js';
+import { type StarknetHttpMethodName, starknetSpecMethods } from '@nodegate/starknet-spec';
 
 /** What the server knows about one method. */
 export interface MethodSpec {
@@ -49,74 +53,109 @@ export interface MethodSpec {
   handler: Handler;
 }
 
+/** The param names of a spec method, in its order (from the shared spec list). */
+const spec = (name: StarknetHttpMethodName): readonly string[] => starknetSpecMethods[name].params;
+
+/** Every spec HTTP method as `starknet_<name>` (a missing one is a compile error), plus the devnet_ methods. */
+type ServedMethods = { readonly [K in StarknetHttpMethodName as `starknet_${K}`]: MethodSpec } & {
+  readonly [K: `devnet_${string}`]: MethodSpec;
+};
+
 /** Every served method. */
 export const methodTable = {
-  starknet_specVersion: { params: [], write: false, handler: starknet_specVersion },
-  starknet_chainId: { params: [], write: false, handler: starknet_chainId },
-  starknet_blockNumber: { params: [], write: false, handler: starknet_blockNumber },
-  starknet_blockHashAndNumber: { params: [], write: false, handler: starknet_blockHashAndNumber },
-  starknet_syncing: { params: [], write: false, handler: starknet_syncing },
-  starknet_getBlockWithTxHashes: { params: ['block_id'], write: false, handler: starknet_getBlockWithTxHashes },
-  starknet_getBlockWithTxs: { params: ['block_id'], write: false, handler: starknet_getBlockWithTxs },
-  starknet_getBlockWithReceipts: { params: ['block_id'], write: false, handler: starknet_getBlockWithReceipts },
-  starknet_getBlockTransactionCount: { params: ['block_id'], write: false, handler: starknet_getBlockTransactionCount },
-  starknet_getStateUpdate: { params: ['block_id'], write: false, handler: starknet_getStateUpdate },
+  starknet_specVersion: { params: spec('specVersion'), write: false, handler: starknet_specVersion },
+  starknet_chainId: { params: spec('chainId'), write: false, handler: starknet_chainId },
+  starknet_blockNumber: { params: spec('blockNumber'), write: false, handler: starknet_blockNumber },
+  starknet_blockHashAndNumber: {
+    params: spec('blockHashAndNumber'),
+    write: false,
+    handler: starknet_blockHashAndNumber,
+  },
+  starknet_syncing: { params: spec('syncing'), write: false, handler: starknet_syncing },
+  starknet_getBlockWithTxHashes: {
+    params: spec('getBlockWithTxHashes'),
+    write: false,
+    handler: starknet_getBlockWithTxHashes,
+  },
+  starknet_getBlockWithTxs: { params: spec('getBlockWithTxs'), write: false, handler: starknet_getBlockWithTxs },
+  starknet_getBlockWithReceipts: {
+    params: spec('getBlockWithReceipts'),
+    write: false,
+    handler: starknet_getBlockWithReceipts,
+  },
+  starknet_getBlockTransactionCount: {
+    params: spec('getBlockTransactionCount'),
+    write: false,
+    handler: starknet_getBlockTransactionCount,
+  },
+  starknet_getStateUpdate: { params: spec('getStateUpdate'), write: false, handler: starknet_getStateUpdate },
   starknet_getStorageAt: {
-    params: ['contract_address', 'key', 'block_id'],
+    params: spec('getStorageAt'),
     write: false,
     handler: starknet_getStorageAt,
   },
-  starknet_getNonce: { params: ['block_id', 'contract_address'], write: false, handler: starknet_getNonce },
-  starknet_getClass: { params: ['block_id', 'class_hash'], write: false, handler: starknet_getClass },
-  starknet_getClassAt: { params: ['block_id', 'contract_address'], write: false, handler: starknet_getClassAt },
-  starknet_getClassHashAt: { params: ['block_id', 'contract_address'], write: false, handler: starknet_getClassHashAt },
+  starknet_getNonce: { params: spec('getNonce'), write: false, handler: starknet_getNonce },
+  starknet_getClass: { params: spec('getClass'), write: false, handler: starknet_getClass },
+  starknet_getClassAt: { params: spec('getClassAt'), write: false, handler: starknet_getClassAt },
+  starknet_getClassHashAt: { params: spec('getClassHashAt'), write: false, handler: starknet_getClassHashAt },
   starknet_getTransactionByHash: {
-    params: ['transaction_hash', 'response_flags'],
+    params: spec('getTransactionByHash'),
     write: false,
     handler: starknet_getTransactionByHash,
   },
   starknet_getTransactionByBlockIdAndIndex: {
-    params: ['block_id', 'index', 'response_flags'],
+    params: spec('getTransactionByBlockIdAndIndex'),
     write: false,
     handler: starknet_getTransactionByBlockIdAndIndex,
   },
   starknet_getTransactionReceipt: {
-    params: ['transaction_hash'],
+    params: spec('getTransactionReceipt'),
     write: false,
     handler: starknet_getTransactionReceipt,
   },
-  starknet_getTransactionStatus: { params: ['transaction_hash'], write: false, handler: starknet_getTransactionStatus },
-  starknet_getEvents: { params: ['filter'], write: false, handler: starknet_getEvents },
-  starknet_call: { params: ['request', 'block_id'], write: false, handler: starknet_call },
+  starknet_getMessagesStatus: { params: spec('getMessagesStatus'), write: false, handler: starknet_getMessagesStatus },
+  starknet_getStorageProof: { params: spec('getStorageProof'), write: false, handler: starknet_getStorageProof },
+  starknet_getCompiledCasm: { params: spec('getCompiledCasm'), write: false, handler: starknet_getCompiledCasm },
+  starknet_getTransactionStatus: {
+    params: spec('getTransactionStatus'),
+    write: false,
+    handler: starknet_getTransactionStatus,
+  },
+  starknet_getEvents: { params: spec('getEvents'), write: false, handler: starknet_getEvents },
+  starknet_call: { params: spec('call'), write: false, handler: starknet_call },
   starknet_estimateFee: {
-    params: ['request', 'simulation_flags', 'block_id'],
+    params: spec('estimateFee'),
     write: false,
     handler: starknet_estimateFee,
   },
-  starknet_estimateMessageFee: { params: ['message', 'block_id'], write: false, handler: starknet_estimateMessageFee },
+  starknet_estimateMessageFee: {
+    params: spec('estimateMessageFee'),
+    write: false,
+    handler: starknet_estimateMessageFee,
+  },
   starknet_simulateTransactions: {
-    params: ['block_id', 'transactions', 'simulation_flags'],
+    params: spec('simulateTransactions'),
     write: false,
     handler: starknet_simulateTransactions,
   },
-  starknet_traceTransaction: { params: ['transaction_hash'], write: false, handler: starknet_traceTransaction },
+  starknet_traceTransaction: { params: spec('traceTransaction'), write: false, handler: starknet_traceTransaction },
   starknet_traceBlockTransactions: {
-    params: ['block_id', 'trace_flags'],
+    params: spec('traceBlockTransactions'),
     write: false,
     handler: starknet_traceBlockTransactions,
   },
   starknet_addInvokeTransaction: {
-    params: ['invoke_transaction'],
+    params: spec('addInvokeTransaction'),
     write: true,
     handler: starknet_addInvokeTransaction,
   },
   starknet_addDeployAccountTransaction: {
-    params: ['deploy_account_transaction'],
+    params: spec('addDeployAccountTransaction'),
     write: true,
     handler: starknet_addDeployAccountTransaction,
   },
   starknet_addDeclareTransaction: {
-    params: ['declare_transaction'],
+    params: spec('addDeclareTransaction'),
     write: true,
     handler: starknet_addDeclareTransaction,
   },
@@ -134,7 +173,7 @@ export const methodTable = {
   devnet_load: { params: ['path'], write: true, handler: devnet_load },
   devnet_restart: { params: [], write: true, handler: devnet_restart },
   devnet_getConfig: { params: [], write: false, handler: devnet_getConfig },
-} as const satisfies Record<string, MethodSpec>;
+} as const satisfies ServedMethods;
 
 /** A served method name. */
 export type MethodName = keyof typeof methodTable;

@@ -35,6 +35,9 @@ export function createStarknetFamily(options: StarknetLimits & { pendingTag: Pen
       if (name === undefined || row === undefined) {
         throw new GatewayError('METHOD_NOT_FOUND', `the method ${method} does not exist/is not available`);
       }
+      if (row.wsOnly && ctx.transport !== 'ws') {
+        throw new GatewayError('METHOD_NOT_FOUND', `method ${method} is only available over WebSocket (/ws/v3/<key>)`);
+      }
       const params = toNamed(method, row, request.params);
       row.validate?.(params, limits);
       if (params.block_id !== undefined) params.block_id = mapTag(params.block_id);

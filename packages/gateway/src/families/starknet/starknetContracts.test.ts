@@ -10,7 +10,8 @@ const SELECTOR = '0x2e4263afad30923c891518314c3c95dbe830a16874e8abc5777a9a20b54c
 const BLOCK = { block_number: 10 };
 
 const family = createStarknetFamily({ maxChunkSize: 1000, pendingTag: 'pre_confirmed' });
-const ctx = { transport: 'http', dev: false } as const;
+// over WebSocket, where every row (the subscriptions included) is served
+const ctx = { transport: 'ws', dev: false } as const;
 
 /** Real-shaped named params for every row with `contracts`, and what it must name. */
 const CASES: Record<string, Array<[params: Record<string, unknown>, expected: readonly string[] | undefined]>> = {
@@ -38,6 +39,11 @@ const CASES: Record<string, Array<[params: Record<string, unknown>, expected: re
       [ETH_TOKEN, STRK_TOKEN],
     ],
     [{ filter: { from_block: BLOCK, to_block: 'latest', chunk_size: 10 } }, []],
+  ],
+  subscribeEvents: [
+    [{ from_address: ETH_TOKEN, keys: [[SELECTOR]] }, [ETH_TOKEN]],
+    [{ from_address: [ETH_TOKEN, STRK_TOKEN], finality_status: 'PRE_CONFIRMED' }, [ETH_TOKEN, STRK_TOKEN]],
+    [{ keys: [[SELECTOR]] }, []],
   ],
   getStorageProof: [
     [{ block_id: 'latest', class_hashes: ['0x1'] }, undefined],

@@ -1,3 +1,9 @@
+import {
+  type StarknetHttpMethodName,
+  type StarknetSpecMethodName,
+  type StarknetWsMethodName,
+  starknetSpecMethods,
+} from '@nodegate/starknet-spec';
 import { ProtocolRpcError } from '../../errors/GatewayError.js';
 import type { MethodTraits } from '../types.js';
 import { seedBlock, seedReceipt } from './seedShapes.js';
@@ -33,6 +39,13 @@ const eventFilterAddresses = (params: unknown): readonly string[] => {
   const a = filter.address;
   if (typeof a === 'string') return [a];
   if (Array.isArray(a) && a.every((x) => typeof x === 'string')) return a as string[];
+  return NONE;
+};
+/** subscribeEvents: `from_address`, one felt or a list; absent (every contract) gives []. */
+const subscribedEventAddresses = (params: unknown): readonly string[] => {
+  const a = param(params, 'from_address', 0);
+  if (typeof a === 'string') return [a];
+  if (Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === 'string')) return a as string[];
   return NONE;
 };
 /** getStorageProof: `contract_addresses` and each `contracts_storage_keys[].contract_address`; none named gives undefined. */
@@ -73,16 +86,41 @@ export interface StarknetMethod extends MethodTraits {
   readonly seedShape?: (result: unknown) => unknown;
 }
 
-const read = (params: string[], required = params.length, credits = 80): StarknetMethod => ({
-  params,
-  required,
+/** A read method: its params (names, order, required count) come from the shared spec list. */
+const read = (name: StarknetHttpMethodName, credits = 80): StarknetMethod => ({
+  params: starknetSpecMethods[name].params,
+  required: starknetSpecMethods[name].required,
   kind: 'read',
   credits,
   cache: 'by-block',
 });
 
-const blockOnly = (credits = 80): StarknetMethod => ({
-  ...read(['block_id'], 1, credits),
+/** A write method (params from the spec list), checked by `validate` before it is sent. */
+const write = (name: StarknetHttpMethodName, validate?: StarknetMethod['validate']): StarknetMethod => ({
+  params: starknetSpecMethods[name].params,
+  required: starknetSpecMethods[name].required,
+  kind: 'write',
+  credits: 80,
+  cache: 'never',
+  ...(validate ? { validate } : {}),
+});
+
+/**
+ * A WebSocket subscription method: its params from the spec list, checked (and shared) by the
+ * subscription hub's filter; over HTTP it answers -32601.
+ */
+const subscription = (name: StarknetWsMethodName, credits: number): StarknetMethod => ({
+  params: starknetSpecMethods[name].params,
+  required: starknetSpecMethods[name].required,
+  kind: 'subscription',
+  credits,
+  cache: 'never',
+  wsOnly: true,
+});
+
+/** A read whose first param is the block id (checked exactly). */
+const blockOnly = (name: StarknetHttpMethodName, credits = 80): StarknetMethod => ({
+  ...read(name, credits),
   validate: (p) => void checkBlockId(p.block_id, 'block_id'),
 });
 
@@ -151,22 +189,22 @@ const validateDeclare = validateTx('DECLARE', (tx) => [
 ])('declare_transaction');
 
 /**
- * Every spec 0.10 HTTP method, served as `stk_<name>` (seed shapes) and `starknet_<name>`
+ * Every spec 0.10 method (the WebSocket subscriptions included), served as `stk_<name>` (seed shapes) and `starknet_<name>`
  * (spec shapes). A method not in this table answers -32601 and never reaches an upstream.
  */
 export const starknetMethods = {
-  specVersion: { ...read([]), cache: 'immutable', credits: 5 },
-  chainId: { ...read([]), cache: 'immutable', credits: 5 },
-  blockNumber: { ...read([]), cache: 'head' },
-  blockHashAndNumber: { ...read([]), cache: 'head' },
-  syncing: { ...read([]), cache: 'head', credits: 5 },
-  getBlockWithTxHashes: { ...blockOnly(), seedShape: seedBlock },
-  getBlockWithTxs: { ...blockOnly(), seedShape: seedBlock },
-  getBlockWithReceipts: { ...blockOnly(300), seedShape: seedBlock },
-  getStateUpdate: blockOnly(),
-  getBlockTransactionCount: blockOnly(),
+  specVersion: { ...read('specVersion'), cache: 'immutable', credits: 5 },
+  chainId: { ...read('chainId'), cache: 'immutable', credits: 5 },
+  blockNumber: { ...read('blockNumber'), cache: 'head' },
+  blockHashAndNumber: { ...read('blockHashAndNumber'), cache: 'head' },
+  syncing: { ...read('syncing'), cache: 'head', credits: 5 },
+  getBlockWithTxHashes: { ...blockOnly('getBlockWithTxHashes'), seedShape: seedBlock },
+  getBlockWithTxs: { ...blockOnly('getBlockWithTxs'), seedShape: seedBlock },
+  getBlockWithReceipts: { ...blockOnly('getBlockWithReceipts', 300), seedShape: seedBlock },
+  getStateUpdate: blockOnly('getStateUpdate'),
+  getBlockTransactionCount: blockOnly('getBlockTransactionCount'),
   getStorageAt: {
-    ...read(['contract_address', 'key', 'block_id']),
+    ...read('getStorageAt'),
     contracts: contractAddressAt(0),
     validate: (p) => {
       checkFelt(p.contract_address, 'contract_address');
@@ -175,7 +213,7 @@ export const starknetMethods = {
     },
   },
   getNonce: {
-    ...read(['block_id', 'contract_address']),
+    ...read('getNonce'),
     contracts: contractAddressAt(1),
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
@@ -183,7 +221,7 @@ export const starknetMethods = {
     },
   },
   getClass: {
-    ...read(['block_id', 'class_hash'], 2, 150),
+    ...read('getClass', 150),
     cache: 'immutable',
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
@@ -191,7 +229,7 @@ export const starknetMethods = {
     },
   },
   getClassAt: {
-    ...read(['block_id', 'contract_address'], 2, 150),
+    ...read('getClassAt', 150),
     contracts: contractAddressAt(1),
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
@@ -199,64 +237,58 @@ export const starknetMethods = {
     },
   },
   getClassHashAt: {
-    ...read(['block_id', 'contract_address']),
+    ...read('getClassHashAt'),
     contracts: contractAddressAt(1),
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
       checkFelt(p.contract_address, 'contract_address');
     },
   },
-  getCompiledCasm: { ...read(['class_hash'], 1, 150), cache: 'immutable' },
-  getTransactionByHash: { ...read(['transaction_hash']), cache: 'immutable' },
+  getCompiledCasm: { ...read('getCompiledCasm', 150), cache: 'immutable' },
+  getTransactionByHash: { ...read('getTransactionByHash'), cache: 'immutable' },
   getTransactionByBlockIdAndIndex: {
-    ...read(['block_id', 'index']),
+    ...read('getTransactionByBlockIdAndIndex'),
     validate: (p) => {
       checkBlockId(p.block_id, 'block_id');
       checkIndex(p.index, 'index');
     },
   },
   getTransactionReceipt: {
-    ...read(['transaction_hash']),
-    cache: 'never',
+    ...read('getTransactionReceipt'),
+    // by hash; the cache keeps it only once its status says ACCEPTED_ON_L1 (cache/planStarknetCacheEntry.ts)
+    cache: 'immutable',
     validate: (p) => void checkFelt(p.transaction_hash, 'transaction_hash'),
     seedShape: seedReceipt,
   },
-  getTransactionStatus: { ...read(['transaction_hash']), cache: 'never' },
-  getMessagesStatus: { ...read(['transaction_hash']), cache: 'never' },
-  getEvents: { ...read(['filter'], 1, 255), validate: validateEventFilter, contracts: eventFilterAddresses },
+  getTransactionStatus: { ...read('getTransactionStatus'), cache: 'never' },
+  getMessagesStatus: { ...read('getMessagesStatus'), cache: 'never' },
+  getEvents: { ...read('getEvents', 255), validate: validateEventFilter, contracts: eventFilterAddresses },
   getStorageProof: {
-    ...read(['block_id', 'class_hashes', 'contract_addresses', 'contracts_storage_keys'], 1, 300),
+    ...read('getStorageProof', 300),
     contracts: storageProofContracts,
   },
   call: {
-    ...read(['request', 'block_id']),
+    ...read('call'),
     contracts: (params) => {
       const request = param(params, 'request', 0);
       return isObject(request) ? felt(request.contract_address) : NONE;
     },
   },
-  estimateFee: { ...read(['request', 'simulation_flags', 'block_id'], 3, 300), cache: 'never' },
-  estimateMessageFee: { ...read(['message', 'block_id'], 2, 300), cache: 'never' },
-  simulateTransactions: { ...read(['block_id', 'transactions', 'simulation_flags'], 3, 300), cache: 'never' },
-  traceTransaction: { ...read(['transaction_hash'], 1, 300), cache: 'immutable' },
-  traceBlockTransactions: { ...read(['block_id'], 1, 500) },
-  addInvokeTransaction: { params: ['invoke_transaction'], required: 1, kind: 'write', credits: 80, cache: 'never' },
-  addDeclareTransaction: {
-    params: ['declare_transaction'],
-    required: 1,
-    kind: 'write',
-    credits: 80,
-    cache: 'never',
-    validate: validateDeclare,
-  },
-  addDeployAccountTransaction: {
-    params: ['deploy_account_transaction'],
-    required: 1,
-    kind: 'write',
-    credits: 80,
-    cache: 'never',
-    validate: validateDeployAccount,
-  },
-} as const satisfies Record<string, StarknetMethod>;
+  estimateFee: { ...read('estimateFee', 300), cache: 'never' },
+  estimateMessageFee: { ...read('estimateMessageFee', 300), cache: 'never' },
+  simulateTransactions: { ...read('simulateTransactions', 300), cache: 'never' },
+  traceTransaction: { ...read('traceTransaction', 300), cache: 'immutable' },
+  traceBlockTransactions: { ...read('traceBlockTransactions', 500) },
+  addInvokeTransaction: write('addInvokeTransaction'),
+  addDeclareTransaction: write('addDeclareTransaction', validateDeclare),
+  addDeployAccountTransaction: write('addDeployAccountTransaction', validateDeployAccount),
+  // Subscriptions: WebSocket only (the subscription hub shares them; see subscriptions/starknet/).
+  subscribeNewHeads: subscription('subscribeNewHeads', 5),
+  subscribeEvents: { ...subscription('subscribeEvents', 5), contracts: subscribedEventAddresses },
+  subscribeTransactionStatus: subscription('subscribeTransactionStatus', 5),
+  subscribeNewTransactions: subscription('subscribeNewTransactions', 5),
+  subscribeNewTransactionReceipts: subscription('subscribeNewTransactionReceipts', 5),
+  unsubscribe: subscription('unsubscribe', 10),
+} as const satisfies Record<StarknetSpecMethodName, StarknetMethod>;
 
 export type StarknetMethodName = keyof typeof starknetMethods;

@@ -1,8 +1,5 @@
+import { isFeltHex } from '@nodegate/starknet-spec';
 import { GatewayError } from '../../errors/GatewayError.js';
-
-/** Starknet's felt: at most 252 bits, 0x-prefixed hex. Inputs may carry leading zeros. */
-const FELT = /^0x[0-9a-fA-F]{1,64}$/;
-const FELT_MAX = 2n ** 251n + 17n * 2n ** 192n;
 
 /** The tags a client may send; `pending` is the interface's name for the pre-confirmed block. */
 export const BLOCK_TAGS = ['latest', 'pending', 'pre_confirmed', 'l1_accepted'] as const;
@@ -24,7 +21,7 @@ export function invalid(at: string, expected: string, got: unknown): GatewayErro
 }
 
 export function checkFelt(v: unknown, at: string): string {
-  if (typeof v === 'string' && FELT.test(v) && BigInt(v) < FELT_MAX) return v;
+  if (isFeltHex(v)) return v;
   throw invalid(at, 'a felt (0x-prefixed hex below 2^251 + 17·2^192 + 1)', v);
 }
 

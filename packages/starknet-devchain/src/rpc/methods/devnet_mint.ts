@@ -9,7 +9,9 @@ export function devnet_mint(ctx: MethodContext, p: Params): { new_balance: strin
   let amount: bigint;
   if (typeof rawAmount === 'number' && Number.isFinite(rawAmount) && rawAmount >= 0)
     amount = BigInt(Math.floor(rawAmount));
-  else amount = parseFelt(rawAmount, 'amount');
+  else if (typeof rawAmount === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(rawAmount))
+    amount = BigInt(rawAmount); // a u256, which may be above the field prime
+  else throw invalidParams(`amount: expected a non-negative integer, got ${JSON.stringify(rawAmount)}`);
   if (amount >= 2n ** 256n) throw invalidParams('amount: must fit in u256');
   const unit = p.unit === undefined ? 'FRI' : p.unit;
   if (unit !== 'FRI' && unit !== 'WEI') throw invalidParams('unit: expected FRI or WEI');

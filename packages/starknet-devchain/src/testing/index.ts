@@ -1,0 +1,13 @@
+/** Test helpers for packages that test against the dev chain: a raw JSON-RPC client and signed transactions. */
+export { type RawResponse, rawRpc, rpcResult } from './rpc.js';
+export {
+  bounds3,
+  declareV3,
+  deployAccountV3,
+  invokeV3,
+  SEPOLIA,
+  sign,
+  syntheticClass,
+  transferCalldata,
+} from './signedTx.js';
+export { type Notification, type WsClient, wsClient } from './wsClient.js';
