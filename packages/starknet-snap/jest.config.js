@@ -7,6 +7,11 @@ const { join } = require('node:path');
 const transform = {
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: join(__dirname, 'tsconfig.test.json') }],
 };
+// the shared Starknet module is ESM; jest (CommonJS here) reads its TypeScript source instead
+const moduleNameMapper = {
+  '^@nodegate/starknet-spec$': join(__dirname, '..', 'starknet-spec', 'src', 'index.ts'),
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -16,6 +21,7 @@ module.exports = {
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
       transform,
+      moduleNameMapper,
       modulePathIgnorePatterns: ['<rootDir>/dist/'],
     },
     {
@@ -23,6 +29,7 @@ module.exports = {
       preset: '@metamask/snaps-jest',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       transform,
+      moduleNameMapper,
       modulePathIgnorePatterns: ['<rootDir>/dist/'],
       globalSetup: '<rootDir>/test/e2e/global-setup.ts',
       globalTeardown: '<rootDir>/test/e2e/global-teardown.ts',

@@ -2,6 +2,14 @@ import type { Json } from '@metamask/snaps-sdk';
 import type { NetworkConfig } from './config';
 import type { Params } from './lib/params';
 import { stk_createAccount } from './rpcs/stk_createAccount';
+import { stk_declareContract } from './rpcs/stk_declareContract';
+import { stk_executeTxn } from './rpcs/stk_executeTxn';
+import { stk_getDeploymentData } from './rpcs/stk_getDeploymentData';
+import { stk_signDeclareTransaction } from './rpcs/stk_signDeclareTransaction';
+import { stk_signDeployAccountTransaction } from './rpcs/stk_signDeployAccountTransaction';
+import { stk_signTransaction } from './rpcs/stk_signTransaction';
+import { stk_switchNetwork } from './rpcs/stk_switchNetwork';
+import { stk_watchAsset } from './rpcs/stk_watchAsset';
 import { stk_displayPrivateKey } from './rpcs/stk_displayPrivateKey';
 import { stk_estimateAccountDeployFee } from './rpcs/stk_estimateAccountDeployFee';
 import { stk_estimateFee } from './rpcs/stk_estimateFee';
@@ -50,6 +58,14 @@ export const METHODS = {
   stk_signMessage: { handler: stk_signMessage, usesChain: false, needsConsent: true },
   stk_upgradeAccContract: { handler: stk_upgradeAccContract, usesChain: true, needsConsent: true },
   stk_verifyMessage: { handler: stk_verifyMessage, usesChain: false, needsConsent: false },
+  stk_executeTxn: { handler: stk_executeTxn, usesChain: true, needsConsent: true },
+  stk_declareContract: { handler: stk_declareContract, usesChain: true, needsConsent: true },
+  stk_getDeploymentData: { handler: stk_getDeploymentData, usesChain: true, needsConsent: false },
+  stk_switchNetwork: { handler: stk_switchNetwork, usesChain: true, needsConsent: true },
+  stk_watchAsset: { handler: stk_watchAsset, usesChain: true, needsConsent: true },
+  stk_signTransaction: { handler: stk_signTransaction, usesChain: false, needsConsent: true },
+  stk_signDeclareTransaction: { handler: stk_signDeclareTransaction, usesChain: false, needsConsent: true },
+  stk_signDeployAccountTransaction: { handler: stk_signDeployAccountTransaction, usesChain: false, needsConsent: true },
 } as const satisfies Record<string, MethodSpec>;
 
 /** A wallet method name. */

@@ -51,4 +51,6 @@ export const SnapErrorCode = {
   MaxFeeTooLow: -32005,
   /** The nodegate endpoint could not be reached or answered with something that is not JSON-RPC. */
   NodeUnreachable: -32006,
+  /** The class is already declared on the network. */
+  ClassAlreadyDeclared: -32007,
 } as const;

@@ -1,10 +1,10 @@
+import { isFelt } from '@nodegate/starknet-spec';
 import { num } from 'starknet';
 import { invalidParam } from './errors';
 
 /** A request's named params. */
 export type Params = Readonly<Record<string, unknown>>;
 
-const FELT_MAX = 2n ** 251n + 17n * 2n ** 192n; // the Stark prime; felts are below it
 const ADDRESS_MAX = 2n ** 251n;
 const HEX = /^0x[0-9a-fA-F]{1,64}$/;
 const DEC = /^[0-9]{1,78}$/;
@@ -60,7 +60,7 @@ export function optAddress(p: Params, name: string): string | undefined {
 export function reqHash(p: Params, name: string): string {
   const v = p[name];
   if (typeof v !== 'string' || !HEX.test(v)) throw invalidParam(name, 'must be a 0x-prefixed hex transaction hash');
-  if (BigInt(v) >= FELT_MAX) throw invalidParam(name, 'is larger than a field element');
+  if (!isFelt(BigInt(v))) throw invalidParam(name, 'is larger than a field element');
   return num.toHex(v);
 }
 
@@ -147,7 +147,7 @@ export function optCalldata(p: Params, name: string): string[] {
       throw invalidParam(name, `item ${i} (${JSON.stringify(item)}) is not a decimal or 0x-hex number`);
     }
     const n = BigInt(s);
-    if (n >= FELT_MAX) throw invalidParam(name, `item ${i} is larger than a field element`);
+    if (!isFelt(n)) throw invalidParam(name, `item ${i} is larger than a field element`);
     return num.toHex(n);
   });
 }
@@ -169,4 +169,82 @@ export function optAmount(p: Params, name: string): bigint | undefined {
   const n = BigInt(s);
   if (n <= 0n) throw invalidParam(name, 'must be greater than zero');
   return n;
+}
+
+/** The most calls one transaction may carry. */
+export const MAX_CALLS = 64;
+
+/**
+ * Required calls of a multicall: a non-empty array (at most {@link MAX_CALLS}) of
+ * `{contractAddress, entrypoint, calldata?}`; each field is checked as its own parameter (`calls[1].calldata`).
+ *
+ * @param p - The params.
+ * @param name - The parameter name.
+ * @returns The calls with normalised addresses and hex call data.
+ */
+export function reqCalls(
+  p: Params,
+  name: string,
+): { contractAddress: string; entrypoint: string; calldata: string[] }[] {
+  const v = p[name];
+  if (!Array.isArray(v) || v.length === 0) throw invalidParam(name, 'must be a non-empty array of calls');
+  if (v.length > MAX_CALLS) throw invalidParam(name, `holds ${v.length} calls; at most ${MAX_CALLS} per transaction`);
+  return v.map((item, i) => {
+    const label = `${name}[${i}]`;
+    if (!item || typeof item !== 'object' || Array.isArray(item)) {
+      throw invalidParam(label, 'must be an object {contractAddress, entrypoint, calldata}');
+    }
+    const c = item as Params;
+    const contractAddress = reqAddress({ [`${label}.contractAddress`]: c.contractAddress }, `${label}.contractAddress`);
+    const entrypoint = reqString({ [`${label}.entrypoint`]: c.entrypoint }, `${label}.entrypoint`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,30}$/.test(entrypoint)) {
+      throw invalidParam(`${label}.entrypoint`, 'must be a Cairo function name (letters, digits, _; at most 31)');
+    }
+    const calldata = optCalldata({ [`${label}.calldata`]: c.calldata }, `${label}.calldata`);
+    return { contractAddress, entrypoint, calldata };
+  });
+}
+
+/** Resource bounds as the node takes them (amounts and prices as bigints). */
+export interface ResourceBoundsParam {
+  l1_gas: { max_amount: bigint; max_price_per_unit: bigint };
+  l2_gas: { max_amount: bigint; max_price_per_unit: bigint };
+  l1_data_gas: { max_amount: bigint; max_price_per_unit: bigint };
+}
+
+/**
+ * Optional v3 resource bounds: `{l1_gas, l2_gas, l1_data_gas}`, each `{max_amount, max_price_per_unit}` as decimal
+ * or hex strings.
+ *
+ * @param p - The params.
+ * @param name - The parameter name.
+ * @returns The bounds, or undefined.
+ */
+export function optResourceBounds(p: Params, name: string): ResourceBoundsParam | undefined {
+  const v = p[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw invalidParam(name, 'must be an object {l1_gas, l2_gas, l1_data_gas}');
+  }
+  const o = v as Params;
+  const amount = (x: unknown, label: string): bigint => {
+    const s = typeof x === 'number' && Number.isSafeInteger(x) ? String(x) : x;
+    if (typeof s !== 'string' || !(HEX.test(s) || DEC.test(s))) {
+      throw invalidParam(label, 'must be a non-negative integer (decimal or 0x-hex string)');
+    }
+    const n = BigInt(s);
+    if (n >= 2n ** 128n) throw invalidParam(label, 'must be below 2^128');
+    return n;
+  };
+  const resource = (k: 'l1_gas' | 'l2_gas' | 'l1_data_gas') => {
+    const r = o[k];
+    if (!r || typeof r !== 'object')
+      throw invalidParam(`${name}.${k}`, 'is required ({max_amount, max_price_per_unit})');
+    const b = r as Params;
+    return {
+      max_amount: amount(b.max_amount, `${name}.${k}.max_amount`),
+      max_price_per_unit: amount(b.max_price_per_unit, `${name}.${k}.max_price_per_unit`),
+    };
+  };
+  return { l1_gas: resource('l1_gas'), l2_gas: resource('l2_gas'), l1_data_gas: resource('l1_data_gas') };
 }

@@ -10,7 +10,7 @@ export type ExecutionStatus = 'SUCCEEDED' | 'REVERTED';
 /** Whether the account contract is deployed (initialized) or its deploy is in flight (initializing). */
 export type AccountStatus = 'initializing' | 'initialized';
 /** Kind of a stored transaction. */
-export type TxType = 'INVOKE' | 'DEPLOY_ACCOUNT';
+export type TxType = 'INVOKE' | 'DEPLOY_ACCOUNT' | 'DECLARE';
 
 /** A stored account (never holds a private key). */
 export interface AccountRecord {
@@ -44,11 +44,24 @@ export interface TxRecord {
   readonly timestamp: number;
 }
 
+/** A token the user asked the wallet to watch (stk_watchAsset). */
+export interface AssetRecord {
+  readonly chainId: string;
+  readonly address: string;
+  readonly name: string;
+  readonly symbol: string;
+  readonly decimals: number;
+}
+
 /** The whole persisted state. */
 export interface SnapState {
   readonly version: 1;
   readonly accounts: readonly AccountRecord[];
   readonly transactions: readonly TxRecord[];
+  /** Watched tokens, per network. */
+  readonly assets?: readonly AssetRecord[];
+  /** The network the user last switched to (stk_switchNetwork). */
+  readonly selectedChainId?: string;
 }
 
 /** A status observed on the chain, to fold into a record. */
@@ -80,7 +93,21 @@ export function loadState(raw: unknown): SnapState {
     version: 1,
     accounts: Array.isArray(r.accounts) ? r.accounts : [],
     transactions: Array.isArray(r.transactions) ? r.transactions : [],
+    ...(Array.isArray(r.assets) ? { assets: r.assets } : {}),
+    ...(typeof r.selectedChainId === 'string' ? { selectedChainId: r.selectedChainId } : {}),
   };
+}
+
+/**
+ * Adds a watched token, or replaces the stored one with the same address on the same network.
+ *
+ * @param state - The state.
+ * @param asset - The token.
+ * @returns The new state.
+ */
+export function watchAsset(state: SnapState, asset: AssetRecord): SnapState {
+  const others = (state.assets ?? []).filter((a) => !(a.chainId === asset.chainId && same(a.address, asset.address)));
+  return { ...state, assets: [...others, asset] };
 }
 
 const same = (a: string, b: string) => BigInt(a) === BigInt(b);

@@ -13,6 +13,7 @@ export const PHRASES = {
   story: 'legal winner thank year wave sausage worth useful legal winner thank yellow',
   methods: 'letter advice cage absurd amount doctor acoustic avoid letter advice cage above',
   concurrency: 'zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo wrong',
+  connector: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
 } as const;
 
 export type Snap = Awaited<ReturnType<typeof installSnap>>;

@@ -1,0 +1,346 @@
+import { shortString } from 'starknet';
+import {
+  KNOWN_CHAINS,
+  SN_SEPOLIA,
+  SUPPORTED_SPECS,
+  SUPPORTED_WALLET_API,
+  WALLET_ICON,
+  WALLET_ID,
+  WALLET_NAME,
+  WALLET_VERSION,
+} from './constants.js';
+import { createSnapClient, type SnapClient } from './createSnapClient.js';
+import { findMetaMask } from './findMetaMask.js';
+import type {
+  Eip1193Provider,
+  InvokeCall,
+  WalletEventHandler,
+  WalletEventName,
+  WalletRequest,
+  WindowLike,
+} from './types.js';
+import { WalletApiError, WalletApiErrorCode } from './WalletApiError.js';
+
+/** Options of {@link createNodegateWallet}. */
+export interface NodegateWalletOptions {
+  /** MetaMask's provider; when absent it is found in `window` by EIP-6963 (fallback `window.ethereum`). */
+  provider?: Eip1193Provider;
+  /** The window to search for MetaMask (default `globalThis`). */
+  window?: WindowLike;
+  /** The snap id (default `npm:@nodegate/starknet-snap`). */
+  snapId?: string;
+  /** The snap version range to install. */
+  snapVersion?: string;
+  /** The chain selected at start (default SN_SEPOLIA). */
+  chainId?: string;
+}
+
+/** The get-starknet window object of the nodegate wallet (Starknet wallet API over MetaMask + the snap). */
+export interface NodegateWallet {
+  readonly id: string;
+  readonly name: string;
+  readonly icon: string;
+  readonly version: string;
+  /** The snap client (shared with {@link SnapSigner}). */
+  readonly snap: SnapClient;
+  /** The selected address after `wallet_requestAccounts` (get-starknet v3 compatibility). */
+  readonly selectedAddress: string | undefined;
+  /** The selected chain id (hex). */
+  readonly chainId: string;
+  /** Whether accounts have been granted in this session. */
+  readonly isConnected: boolean;
+  /** Sends a wallet API request. */
+  request(call: WalletRequest): Promise<unknown>;
+  /** Subscribes to `accountsChanged` / `networkChanged`. */
+  on(event: WalletEventName, handler: WalletEventHandler): void;
+  /** Unsubscribes. */
+  off(event: WalletEventName, handler: WalletEventHandler): void;
+}
+
+const HEX = /^0x[0-9a-fA-F]+$/;
+
+/** A chain id given as hex or as its short string (`SN_SEPOLIA`), as hex; `undefined` when not a string. */
+function chainIdHex(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (HEX.test(value)) return `0x${BigInt(value).toString(16)}`;
+  try {
+    return shortString.encodeShortString(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function asObject(params: unknown): Record<string, unknown> {
+  return params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+}
+
+function bad(message: string): WalletApiError {
+  return new WalletApiError(WalletApiErrorCode.InvalidRequestPayload, message);
+}
+
+function isFelt(v: unknown): boolean {
+  return (
+    (typeof v === 'string' && (HEX.test(v) || /^[0-9]+$/.test(v))) || typeof v === 'number' || typeof v === 'bigint'
+  );
+}
+
+/** The calls of `wallet_addInvokeTransaction`: `{calls}` (starknet.js), the spec's array, or `{invoke_transaction}`. */
+function invokeCalls(params: unknown): InvokeCall[] {
+  const raw = Array.isArray(params) ? params : (asObject(params).calls ?? asObject(params).invoke_transaction);
+  if (!Array.isArray(raw) || raw.length === 0) throw bad('expected a non-empty list of calls');
+  return raw.map((c, i) => {
+    const call = asObject(c);
+    if (typeof call.contract_address !== 'string' || !HEX.test(call.contract_address)) {
+      throw bad(`call ${i}: contract_address must be a hex address`);
+    }
+    if (typeof call.entry_point !== 'string' || call.entry_point === '') {
+      throw bad(`call ${i}: entry_point must be a function name`);
+    }
+    const calldata = call.calldata ?? [];
+    if (!Array.isArray(calldata) || !calldata.every(isFelt)) throw bad(`call ${i}: calldata must be a list of felts`);
+    return {
+      contract_address: call.contract_address,
+      entry_point: call.entry_point,
+      calldata: calldata.map((v) => (typeof v === 'string' ? v : `0x${BigInt(v as number | bigint).toString(16)}`)),
+    };
+  });
+}
+
+/**
+ * Creates the nodegate wallet object: the Starknet wallet API (get-starknet's `StarknetWindowObject`) backed by
+ * MetaMask and the nodegate snap. Nothing is sent to MetaMask until the first request.
+ *
+ * @param options - Provider (or window to find MetaMask in), snap id/version and initial chain.
+ * @returns The wallet object.
+ */
+export function createNodegateWallet(options: NodegateWalletOptions = {}): NodegateWallet {
+  const win = options.window ?? (globalThis as unknown as WindowLike);
+  const snap = createSnapClient({
+    provider: options.provider ?? (() => findMetaMask(win)),
+    ...(options.snapId ? { snapId: options.snapId } : {}),
+    ...(options.snapVersion ? { snapVersion: options.snapVersion } : {}),
+  });
+  let chainId = chainIdHex(options.chainId) ?? SN_SEPOLIA;
+  let accounts: string[] = [];
+  let connected = false;
+  let installed = false;
+  let installing: Promise<void> | undefined;
+  const handlers = { accountsChanged: new Set<WalletEventHandler>(), networkChanged: new Set<WalletEventHandler>() };
+
+  const emit = (event: WalletEventName, ...args: unknown[]) => {
+    for (const h of [...handlers[event]]) {
+      try {
+        (h as (...a: unknown[]) => void)(...args);
+      } catch {
+        // a dApp's handler must not break the wallet
+      }
+    }
+  };
+  const setAccounts = (next: string[]) => {
+    const changed = next.length !== accounts.length || next.some((a, i) => a !== accounts[i]);
+    accounts = next;
+    if (changed) emit('accountsChanged', [...next]);
+  };
+  const storedAccounts = async (): Promise<string[]> => {
+    const stored = await snap.invoke<{ address: string; addressIndex?: number }[]>('stk_getStoredUserAccounts', {
+      chainId,
+    });
+    return [...(stored ?? [])].sort((a, b) => (a.addressIndex ?? 0) - (b.addressIndex ?? 0)).map((a) => a.address);
+  };
+  // Concurrent connects share one wallet_requestSnaps (one MetaMask popup).
+  const ensureInstalled = async () => {
+    if (installed) return;
+    installing ??= snap.install().then(
+      () => {
+        installed = true;
+      },
+      (error: unknown) => {
+        installing = undefined;
+        throw error;
+      },
+    );
+    await installing;
+  };
+  const sender = (): string => {
+    const address = accounts[0];
+    if (!connected || !address) {
+      throw new WalletApiError(WalletApiErrorCode.UnknownError, 'not connected: call wallet_requestAccounts first');
+    }
+    return address;
+  };
+  const checkApiVersion = (params: unknown) => {
+    const v = asObject(params).api_version;
+    if (v !== undefined && (typeof v !== 'string' || !SUPPORTED_WALLET_API.includes(v))) {
+      throw new WalletApiError(
+        WalletApiErrorCode.ApiVersionNotSupported,
+        `supported wallet API versions: ${SUPPORTED_WALLET_API.join(', ')}`,
+      );
+    }
+  };
+
+  const methods: Record<string, (params: unknown) => Promise<unknown>> = {
+    async wallet_supportedWalletApi() {
+      return [...SUPPORTED_WALLET_API];
+    },
+    async wallet_supportedSpecs() {
+      return [...SUPPORTED_SPECS];
+    },
+    async wallet_getPermissions() {
+      if (connected) return ['accounts'];
+      return (await snap.isInstalled()) ? ['accounts'] : [];
+    },
+    async wallet_requestAccounts(params) {
+      if (asObject(params).silent_mode === true) {
+        // Never a popup: no wallet_requestSnaps, no dialog; the stored accounts of an installed snap only.
+        if (!installed && !(await snap.isInstalled())) return [];
+        installed = true;
+        const list = await storedAccounts();
+        if (list.length > 0) connected = true;
+        setAccounts(list);
+        return [...list];
+      }
+      await ensureInstalled();
+      let list = await storedAccounts();
+      if (list.length === 0) {
+        const recovered = await snap.invoke<{ address: string }[]>('stk_recoverAccounts', {
+          chainId,
+          startScanIndex: 0,
+          maxScanned: 1,
+          maxMissed: 1,
+        });
+        list = (recovered ?? []).map((a) => a.address);
+      }
+      connected = list.length > 0;
+      setAccounts(list);
+      return [...list];
+    },
+    async wallet_requestChainId() {
+      return chainId;
+    },
+    async wallet_switchStarknetChain(params) {
+      const p = asObject(params);
+      const target = chainIdHex(p.chainId);
+      if (!target) throw bad('chainId must be a chain id (hex or short string)');
+      if (!KNOWN_CHAINS.includes(target)) {
+        throw new WalletApiError(WalletApiErrorCode.UnlistedNetwork, `chain ${target} is not served by this wallet`);
+      }
+      if (target === chainId) return true;
+      if (p.silent_mode === true) {
+        throw new WalletApiError(
+          WalletApiErrorCode.ChainIdNotSupported,
+          'switching chains needs the user (silent_mode)',
+        );
+      }
+      await ensureInstalled();
+      await snap.invoke('stk_switchNetwork', { chainId: target });
+      chainId = target;
+      const list = connected ? await storedAccounts() : [];
+      emit('networkChanged', chainId, [...list]);
+      setAccounts(list);
+      return true;
+    },
+    async wallet_addStarknetChain(params) {
+      const target = chainIdHex(asObject(params).chain_id);
+      if (!target) throw bad('chain_id must be a chain id');
+      if (KNOWN_CHAINS.includes(target)) return true;
+      throw new WalletApiError(
+        WalletApiErrorCode.UnknownError,
+        `this wallet serves only ${KNOWN_CHAINS.join(' and ')} through nodegate; chains cannot be added`,
+      );
+    },
+    async wallet_watchAsset(params) {
+      const p = asObject(params);
+      const o = asObject(p.options);
+      if (p.type !== 'ERC20') throw bad('type must be "ERC20"');
+      if (typeof o.address !== 'string' || !HEX.test(o.address)) throw bad('options.address must be a hex address');
+      await snap.invoke('stk_watchAsset', {
+        chainId,
+        tokenAddress: o.address,
+        ...(typeof o.name === 'string' ? { tokenName: o.name } : {}),
+        ...(typeof o.symbol === 'string' ? { tokenSymbol: o.symbol } : {}),
+        ...(typeof o.decimals === 'number' ? { tokenDecimals: o.decimals } : {}),
+      });
+      return true;
+    },
+    async wallet_addInvokeTransaction(params) {
+      const calls = invokeCalls(params);
+      const result = await snap.invoke<{ transaction_hash: string }>('stk_executeTxn', {
+        chainId,
+        senderAddress: sender(),
+        calls: calls.map((c) => ({
+          contractAddress: c.contract_address,
+          entrypoint: c.entry_point,
+          calldata: c.calldata,
+        })),
+      });
+      return { transaction_hash: result.transaction_hash };
+    },
+    async wallet_addDeclareTransaction(params) {
+      const p = asObject(params);
+      if (typeof p.compiled_class_hash !== 'string' || !HEX.test(p.compiled_class_hash)) {
+        throw bad('compiled_class_hash must be a felt');
+      }
+      if (!p.contract_class || typeof p.contract_class !== 'object') throw bad('contract_class must be a Sierra class');
+      const result = await snap.invoke<{ transaction_hash: string; class_hash: string }>('stk_declareContract', {
+        chainId,
+        senderAddress: sender(),
+        contract: p.contract_class,
+        compiledClassHash: p.compiled_class_hash,
+        ...(typeof p.class_hash === 'string' ? { classHash: p.class_hash } : {}),
+      });
+      return { transaction_hash: result.transaction_hash, class_hash: result.class_hash };
+    },
+    async wallet_signTypedData(params) {
+      const p = asObject(params);
+      if (!p.types || !p.primaryType || !p.domain || !p.message) {
+        throw bad('typed_data needs types, primaryType, domain and message');
+      }
+      const { api_version: _ignored, ...typedData } = p;
+      return snap.invoke<string[]>('stk_signMessage', {
+        chainId,
+        typedDataMessage: JSON.stringify(typedData),
+        signerAddress: sender(),
+      });
+    },
+    async wallet_deploymentData() {
+      const data = await snap.invoke<Record<string, unknown>>('stk_getDeploymentData', { chainId, address: sender() });
+      return data;
+    },
+  };
+
+  const wallet: NodegateWallet = {
+    id: WALLET_ID,
+    name: WALLET_NAME,
+    icon: WALLET_ICON,
+    version: WALLET_VERSION,
+    snap,
+    get selectedAddress() {
+      return accounts[0];
+    },
+    get chainId() {
+      return chainId;
+    },
+    get isConnected() {
+      return connected;
+    },
+    async request(call: WalletRequest) {
+      const method = call && typeof call === 'object' ? methods[call.type] : undefined;
+      if (!method) {
+        throw new WalletApiError(
+          WalletApiErrorCode.UnknownError,
+          `unsupported wallet API method: ${String(call?.type)}`,
+        );
+      }
+      checkApiVersion(call.params);
+      return method(call.params);
+    },
+    on(event: WalletEventName, handler: WalletEventHandler) {
+      if (!(event in handlers)) throw new Error(`unknown event ${String(event)}`);
+      handlers[event].add(handler);
+    },
+    off(event: WalletEventName, handler: WalletEventHandler) {
+      handlers[event]?.delete(handler);
+    },
+  };
+  return wallet;
+}

@@ -1,0 +1,156 @@
+import * as getStarknetV4 from 'get-starknet-core';
+import { Account, RpcProvider } from 'starknet';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findMetaMask } from './findMetaMask.js';
+import { injectNodegateWallet } from './injectNodegateWallet.js';
+import { SnapSigner } from './SnapSigner.js';
+import type { Eip1193Provider, WindowLike } from './types.js';
+
+interface GetStarknetV4 {
+  getAvailableWallets(): Promise<{ id: string }[]>;
+  getAuthorizedWallets(): Promise<{ id: string }[]>;
+  enable(wallet: unknown): Promise<unknown>;
+}
+
+const SNAP = 'npm:@nodegate/starknet-snap';
+const A0 = '0x0123';
+
+const tagOf = (p: unknown) => (p as { tag: string }).tag;
+
+function fakeWindow(): WindowLike {
+  return new EventTarget() as unknown as WindowLike;
+}
+
+function provider(tag: string, log: string[] = []): Eip1193Provider & { tag: string } {
+  return {
+    tag,
+    async request({ method, params }) {
+      log.push(method);
+      if (method === 'wallet_getSnaps' || method === 'wallet_requestSnaps') return { [SNAP]: { enabled: true } };
+      const { request } = params as { request: { method: string; params: Record<string, unknown> } };
+      if (request.method === 'stk_getStoredUserAccounts') return [{ address: A0, addressIndex: 0 }];
+      return { echo: request };
+    },
+  };
+}
+
+function announce(win: WindowLike, rdns: string, p: Eip1193Provider) {
+  win.addEventListener('eip6963:requestProvider', () => {
+    win.dispatchEvent(
+      new CustomEvent('eip6963:announceProvider', {
+        detail: { info: { uuid: rdns, name: rdns, icon: '', rdns }, provider: p },
+      }),
+    );
+  });
+}
+
+describe('findMetaMask (EIP-6963)', () => {
+  it('takes io.metamask over io.metamask.flask, ignores other wallets, falls back to window.ethereum', async () => {
+    const win = fakeWindow();
+    announce(win, 'com.other.wallet', provider('other'));
+    announce(win, 'io.metamask.flask', provider('flask'));
+    announce(win, 'io.metamask', provider('stable'));
+    expect(tagOf(await findMetaMask(win))).toBe('stable');
+
+    const flaskOnly = fakeWindow();
+    announce(flaskOnly, 'io.metamask.flask', provider('flask'));
+    expect(tagOf(await findMetaMask(flaskOnly))).toBe('flask');
+
+    const legacy = fakeWindow();
+    announce(legacy, 'com.other.wallet', provider('other'));
+    legacy.ethereum = provider('injected');
+    expect(tagOf(await findMetaMask(legacy, { timeoutMs: 50 }))).toBe('injected');
+    expect(await findMetaMask(fakeWindow(), { timeoutMs: 20 })).toBeUndefined();
+    // A window without events (Node's globalThis): no EIP-6963, window.ethereum only.
+    expect(await findMetaMask({ ethereum: provider('bare') } as unknown as WindowLike)).toHaveProperty('tag', 'bare');
+    expect(await findMetaMask({} as unknown as WindowLike)).toBeUndefined();
+  });
+
+  it('injects into a window without events (no wallet-standard registration there)', async () => {
+    const bare = {} as unknown as WindowLike;
+    const wallet = injectNodegateWallet({ window: bare, provider: provider('p') });
+    expect(bare.starknet_nodegate).toBe(wallet);
+    expect(await wallet.request({ type: 'wallet_requestAccounts' })).toEqual([A0]);
+  });
+
+  it('the wallet uses the announced MetaMask when no provider is given', async () => {
+    const win = fakeWindow();
+    const log: string[] = [];
+    announce(win, 'io.metamask', provider('stable', log));
+    const wallet = injectNodegateWallet({ window: win });
+    expect(await wallet.request({ type: 'wallet_requestAccounts' })).toEqual([A0]);
+    expect(log).toEqual(['wallet_requestSnaps', 'wallet_invokeSnap']);
+  });
+});
+
+describe('discovery', () => {
+  const g = globalThis as unknown as Record<string, unknown>;
+  afterEach(() => {
+    delete g.window;
+  });
+
+  it('get-starknet v4 finds window.starknet_nodegate and connects through enable()', async () => {
+    const win = fakeWindow();
+    const wallet = injectNodegateWallet({ window: win, provider: provider('p') });
+    expect(win.starknet_nodegate).toBe(wallet);
+    const { getStarknet } = getStarknetV4 as unknown as { getStarknet: (o: unknown) => GetStarknetV4 };
+    const gs = getStarknet({
+      windowObject: win as unknown as Record<string, unknown>,
+      storageFactoryImplementation: () => ({ get: () => null, set: () => {}, delete: () => {} }),
+    } as never);
+    const available = await gs.getAvailableWallets();
+    expect(available.map((w: { id: string }) => w.id)).toEqual(['nodegate']);
+    expect((await gs.getAuthorizedWallets()).map((w: { id: string }) => w.id)).toEqual(['nodegate']);
+    await gs.enable(available[0] as never);
+    expect(wallet.selectedAddress).toBe(A0);
+  });
+
+  it('get-starknet v5 discovery finds it (wallet-standard registration and the window.starknet_* scan)', async () => {
+    const win = fakeWindow();
+    g.window = win;
+    const wallet = injectNodegateWallet({ window: win, provider: provider('p') });
+    const { createStore } = await import('@starknet-io/get-starknet-core');
+    const store = createStore({ eip1193Adapters: [] });
+    const found = store.getWallets().filter((w) => w.name === wallet.name);
+    expect(found).toHaveLength(1);
+    const api = found[0]!.features['starknet:walletApi'];
+    expect(api.id).toBe('nodegate');
+    expect(await api.request({ type: 'wallet_requestAccounts' } as never)).toEqual([A0]);
+    const { accounts } = await found[0]!.features['standard:connect'].connect({ silent: true });
+    expect(accounts.map((a) => a.address)).toEqual([A0]);
+    expect(accounts[0]?.chains).toEqual(['starknet:0x534e5f5345504f4c4941']);
+    expect(found[0]!.chains).toEqual(['starknet:0x534e5f4d41494e', 'starknet:0x534e5f5345504f4c4941']);
+  });
+});
+
+describe('SnapSigner', () => {
+  it('sends each signing method to the snap and serves new Account({ provider, address, signer })', async () => {
+    const seen: { method: string; params: Record<string, unknown> }[] = [];
+    const p: Eip1193Provider = {
+      async request({ params }) {
+        const { request } = params as { request: { method: string; params: Record<string, unknown> } };
+        seen.push(request);
+        return request.method === 'stk_extractPublicKey' ? '0xabc' : ['0x1', '0x2'];
+      },
+    };
+    const wallet = injectNodegateWallet({ window: fakeWindow(), provider: p });
+    const signer = new SnapSigner({ snap: wallet.snap, address: A0 });
+    const account = new Account({ provider: new RpcProvider({ nodeUrl: 'http://127.0.0.1:9' }), address: A0, signer });
+    expect(await account.signer.getPubKey()).toBe('0xabc');
+    const td = { types: { StarknetDomain: [] }, primaryType: 'StarknetDomain', domain: {}, message: {} };
+    expect(await signer.signMessage(td as never, A0)).toEqual(['0x1', '0x2']);
+    const details = { walletAddress: A0, nonce: 1n, chainId: '0x534e5f5345504f4c4941', version: '0x3' } as never;
+    await signer.signTransaction([{ contractAddress: '0x1', entrypoint: 'f', calldata: [] }], details);
+    await signer.signDeclareTransaction({ senderAddress: A0, classHash: '0x5' } as never);
+    await signer.signDeployAccountTransaction({ contractAddress: A0, classHash: '0x5' } as never);
+    expect(seen.map((s) => s.method)).toEqual([
+      'stk_extractPublicKey',
+      'stk_signMessage',
+      'stk_signTransaction',
+      'stk_signDeclareTransaction',
+      'stk_signDeployAccountTransaction',
+    ]);
+    expect(seen[0]!.params).toEqual({ chainId: '0x534e5f5345504f4c4941', userAddress: A0 });
+    expect(seen[2]!.params).toMatchObject({ signerAddress: A0, details: { nonce: '0x1' } });
+  });
+});

@@ -1,0 +1,257 @@
+/**
+ * The Node integration harness: the real nodegate snap (built against a real nodegate gateway with its embedded
+ * dev chain) running in @metamask/snaps-simulation, behind an EIP-1193 provider that answers like MetaMask
+ * (`wallet_getSnaps`, `wallet_requestSnaps`, `wallet_invokeSnap`), with a scripted "user" who approves or refuses
+ * the snap's dialogs. The connector under test is the real one.
+ */
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getInterface, getOptions, installSnap } from '@metamask/snaps-simulation';
+import { createNodegateWallet, type NodegateWallet } from '../createNodegateWallet.js';
+import type { Eip1193Provider } from '../types.js';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const SNAP_PKG = join(REPO, 'packages', 'starknet-snap');
+
+/** Options of {@link startWalletHarness}. */
+export interface WalletHarnessOptions {
+  /** The recovery phrase MetaMask holds (the snap's keys derive from it). */
+  secretRecoveryPhrase?: string;
+}
+
+/** What the "user" answers to the snap's next dialogs (a queue; empty = approve). */
+export interface HarnessUser {
+  /** Answers queued for the next dialogs, in order. */
+  answers: boolean[];
+  /** How many dialogs were shown. */
+  dialogs: number;
+}
+
+/** A running harness. */
+export interface WalletHarness {
+  /** The connector under test, wired to the simulated MetaMask. */
+  wallet: NodegateWallet;
+  /** The simulated MetaMask provider (EIP-1193). */
+  provider: Eip1193Provider & { requests: string[] };
+  /** The scripted user driving the snap's dialogs. */
+  user: HarnessUser;
+  /** nodegate's Starknet JSON-RPC URL (`<http>/v3/<key>`), the same endpoint the snap uses. */
+  rpcUrl: string;
+  /** The dev chain's chain id. */
+  chainId: string;
+  /** A JSON-RPC call to nodegate (dev chain helpers and independent checks). */
+  rpc<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Stops the snap, the file server and nodegate. */
+  close(): Promise<void>;
+}
+
+function waitForJson(path: string, child: ChildProcess, timeoutMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (existsSync(path)) {
+        try {
+          const parsed = JSON.parse(readFileSync(path, 'utf8'));
+          clearInterval(timer);
+          resolve(parsed);
+          return;
+        } catch {
+          // still being written
+        }
+      }
+      if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`nodegate exited with ${child.exitCode} before writing ${path}`));
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(timer);
+        reject(new Error(`nodegate did not write ${path} within ${timeoutMs} ms`));
+      }
+    }, 100);
+  });
+}
+
+/** The dev chain's two Argent-style account classes (older first), read from its build output. */
+function argentClassHashes(): [string, string] {
+  const registry = join(REPO, 'packages', 'starknet-devchain', 'dist', 'index.js');
+  const script = `import(${JSON.stringify(registry)}).then((m) => { const c = m.nativeClasses; process.stdout.write(JSON.stringify(['0x' + c.argentV030.classHash.toString(16), '0x' + c.argentV040.classHash.toString(16)])); })`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as [
+    string,
+    string,
+  ];
+}
+
+const MIME: Record<string, string> = { '.json': 'application/json', '.js': 'text/javascript', '.svg': 'image/svg+xml' };
+
+/** Serves a directory on an ephemeral loopback port (snaps-simulation fetches `local:` snaps over HTTP). */
+function serveDir(root: string): Promise<{ server: Server; port: number }> {
+  const server = createServer((req, res) => {
+    const path = normalize(join(root, decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/')));
+    if (!path.startsWith(root) || !existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' });
+    res.end(readFileSync(path));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })),
+  );
+}
+
+/**
+ * Starts nodegate (embedded dev chain), builds the snap against it, runs it in snaps-simulation and returns the
+ * connector wired to it.
+ *
+ * @param options - The recovery phrase.
+ * @returns The harness.
+ */
+export async function startWalletHarness(options: WalletHarnessOptions = {}): Promise<WalletHarness> {
+  const work = mkdtempSync(join(tmpdir(), 'get-starknet-it-'));
+  const ready = join(work, 'ready.json');
+  // The snap is built inside the repository, so the build resolves its dependencies (@metamask/snaps-sdk).
+  const itDir = join(REPO, 'packages', 'get-starknet', 'dist');
+  mkdirSync(itDir, { recursive: true });
+  const out = mkdtempSync(join(itDir, 'it-snap-'));
+  const cli = join(REPO, 'packages', 'gateway', 'dist', 'cli', 'main.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run npx tsc -b first`);
+  const gateway = spawn(
+    process.execPath,
+    [cli, 'start', '--listen', '127.0.0.1:0', '--data-dir', join(work, 'gw'), '--ready-file', ready],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  gateway.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const stopGateway = () => {
+    if (gateway.exitCode === null) gateway.kill('SIGTERM');
+  };
+  try {
+    const r = (await waitForJson(ready, gateway, 120_000).catch((e: Error) => {
+      throw new Error(`${e.message}\n${stderr}`);
+    })) as { networks: Record<string, { http: string }>; devKey: { key: string } };
+    const net = r.networks['starknet-devnet'];
+    if (!net) throw new Error('the gateway ready file has no starknet-devnet network');
+    const rpcUrl = `${net.http.replace(/\/+$/, '')}/v3/${r.devKey.key}`;
+    let rpcId = 0;
+    const rpc = async <T>(method: string, params: Record<string, unknown> = {}): Promise<T> => {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+      });
+      const body = (await res.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
+      if (body.error)
+        throw new Error(`${method}: ${body.error.code} ${body.error.message} ${JSON.stringify(body.error.data)}`);
+      return body.result as T;
+    };
+    const chainId = await rpc<string>('starknet_chainId');
+
+    // Build the snap against this nodegate (as the snap's own e2e global setup does).
+    mkdirSync(join(out, 'images'), { recursive: true });
+    copyFileSync(join(SNAP_PKG, 'package.json'), join(out, 'package.json'));
+    copyFileSync(join(SNAP_PKG, 'snap.manifest.json'), join(out, 'snap.manifest.json'));
+    copyFileSync(join(SNAP_PKG, 'images', 'icon.svg'), join(out, 'images', 'icon.svg'));
+    const [oldClass, newClass] = argentClassHashes();
+    const build = spawnSync(join(REPO, 'node_modules', '.bin', 'mm-snap'), ['build'], {
+      cwd: SNAP_PKG,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        SNAP_OUT_DIR: out,
+        SNAP_SEPOLIA_URL: net.http,
+        SNAP_SEPOLIA_API_KEY: r.devKey.key,
+        SNAP_SEPOLIA_ACCOUNT_CLASS_HASH: oldClass,
+        SNAP_SEPOLIA_LATEST_ACCOUNT_CLASS_HASH: newClass,
+        SNAP_MAINNET_URL: 'http://127.0.0.1:9/starknet-mainnet',
+      },
+    });
+    if (build.status !== 0) throw new Error(`building the snap failed:\n${build.stdout}\n${build.stderr}`);
+    const { server, port } = await serveDir(out);
+    const snapId = `local:http://localhost:${port}`;
+
+    const simOptions = {
+      secretRecoveryPhrase:
+        options.secretRecoveryPhrase ?? 'test test test test test test test test test test test ball',
+    };
+    const snap = await installSnap(snapId as never, { options: simOptions });
+
+    // The "user": takes each dialog the snap shows, in order, and answers it from the queue (default approve).
+    const user: HarnessUser = { answers: [], dialogs: 0 };
+    let closed = false;
+    const sagaOptions = getOptions(simOptions);
+    void (async () => {
+      while (!closed) {
+        const ui = (await snap
+          .runSaga(getInterface, snap.runSaga, snap.snapId, snap.controllerMessenger, sagaOptions)
+          .toPromise()) as { ok?: () => Promise<void>; cancel?: () => Promise<void> };
+        if (closed) return;
+        user.dialogs += 1;
+        const approve = user.answers.length > 0 ? user.answers.shift() !== false : true;
+        if (approve || !ui.cancel) await ui.ok?.();
+        else await ui.cancel();
+      }
+    })().catch(() => {});
+
+    let installed = false;
+    const requests: string[] = [];
+    const provider: Eip1193Provider & { requests: string[] } = {
+      requests,
+      async request({ method, params }) {
+        requests.push(method);
+        const entry = { [snapId]: { id: snapId, version: '0.1.0', enabled: true, blocked: false } };
+        switch (method) {
+          case 'wallet_getSnaps':
+            return installed ? entry : {};
+          case 'wallet_requestSnaps':
+            installed = true;
+            return entry;
+          case 'wallet_invokeSnap': {
+            const p = params as { snapId: string; request: { method: string; params?: Record<string, unknown> } };
+            if (!installed || p.snapId !== snapId) {
+              throw Object.assign(new Error(`Unauthorized to perform action on "${p.snapId}"`), { code: 4100 });
+            }
+            const { response } = (await snap.request({
+              origin: 'https://dapp.example',
+              method: p.request.method,
+              params: (p.request.params ?? {}) as never,
+            })) as unknown as { response: { result?: unknown; error?: unknown } };
+            if (response.error !== undefined) {
+              const e = response.error as { code?: number; message?: string; data?: unknown };
+              throw Object.assign(new Error(e.message ?? 'snap error'), { code: e.code, data: e.data });
+            }
+            return response.result;
+          }
+          default:
+            throw Object.assign(new Error(`method ${method} not supported by the harness`), { code: -32601 });
+        }
+      },
+    };
+    const wallet = createNodegateWallet({ provider, snapId, chainId });
+    return {
+      wallet,
+      provider,
+      user,
+      rpcUrl,
+      chainId,
+      rpc,
+      async close() {
+        closed = true;
+        await snap.executionService.terminateAllSnaps().catch(() => {});
+        await new Promise((resolve) => server.close(resolve));
+        stopGateway();
+        rmSync(work, { recursive: true, force: true });
+        rmSync(out, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    stopGateway();
+    rmSync(work, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+    throw error;
+  }
+}

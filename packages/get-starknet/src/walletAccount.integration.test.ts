@@ -1,0 +1,242 @@
+/**
+ * Integration: starknet.js WalletAccount → the connector → a simulated MetaMask running the real nodegate snap
+ * (snaps-simulation) → nodegate → the embedded dev chain.
+ */
+import { Account, hash, num, RpcProvider, typedData as td, WalletAccount, WalletAccountV5 } from 'starknet';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWalletStandardWallet } from './createWalletStandardWallet.js';
+import { SnapSigner } from './SnapSigner.js';
+import { startWalletHarness, type WalletHarness } from './testing/startWalletHarness.js';
+
+const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+const VALID = '0x56414c4944'; // 'VALID', what an Argent account's is_valid_signature returns
+const FIXTURES = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  'shared',
+  'fixtures',
+  'cairo-test-data',
+);
+const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+let h: WalletHarness;
+let account: WalletAccount;
+
+async function waitAccepted(txHash: string, timeoutMs = 60_000) {
+  const start = Date.now();
+  for (;;) {
+    const s = await h
+      .rpc<{ finality_status: string; execution_status?: string }>('starknet_getTransactionStatus', {
+        transaction_hash: txHash,
+      })
+      .catch(() => undefined);
+    if (s && (s.finality_status === 'ACCEPTED_ON_L2' || s.finality_status === 'ACCEPTED_ON_L1')) return s;
+    if (Date.now() - start > timeoutMs) throw new Error(`${txHash} not accepted within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function strkBalance(address: string): Promise<bigint> {
+  const r = await h.rpc<string[]>('starknet_call', {
+    request: {
+      contract_address: STRK,
+      entry_point_selector: hash.getSelectorFromName('balance_of'),
+      calldata: [address],
+    },
+    block_id: 'latest',
+  });
+  return BigInt(r[0] ?? 0) + (BigInt(r[1] ?? 0) << 128n);
+}
+
+beforeAll(async () => {
+  h = await startWalletHarness();
+  const provider = new RpcProvider({ nodeUrl: h.rpcUrl });
+  account = await WalletAccount.connect(provider, h.wallet as never);
+  // Fund and deploy the connected account (setup, through the snap directly, as a wallet UI would).
+  await h.rpc('devnet_mint', { address: account.address, amount: `0x${(10n ** 20n).toString(16)}`, unit: 'FRI' });
+  const deployed = (await h.provider.request({
+    method: 'wallet_invokeSnap',
+    params: {
+      snapId: h.wallet.snap.snapId,
+      request: { method: 'stk_createAccount', params: { chainId: h.chainId, addressIndex: 0, deploy: true } },
+    },
+  })) as { transaction_hash: string };
+  await waitAccepted(deployed.transaction_hash);
+}, 300_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('WalletAccount through the connector and the real snap', () => {
+  it('connects: the snap was installed once and the address is the snap account', async () => {
+    expect(h.provider.requests.filter((m) => m === 'wallet_requestSnaps')).toHaveLength(1);
+    expect(num.toHex(account.address)).toMatch(/^0x[0-9a-f]+$/);
+    expect(await account.requestAccounts(true)).toEqual([account.address]);
+    expect(await h.wallet.request({ type: 'wallet_requestChainId' })).toBe(h.chainId);
+    // The account is deployed (its deploy paid a fee out of the minted STRK).
+    const balance = await strkBalance(account.address);
+    expect(balance > 0n && balance < 10n ** 20n).toBe(true);
+  });
+
+  it('signs typed data (stk_signMessage) and the account contract accepts the signature (is_valid_signature)', async () => {
+    const message = {
+      types: {
+        StarknetDomain: [
+          { name: 'name', type: 'shortstring' },
+          { name: 'version', type: 'shortstring' },
+          { name: 'chainId', type: 'shortstring' },
+          { name: 'revision', type: 'shortstring' },
+        ],
+        Mail: [
+          { name: 'to', type: 'ContractAddress' },
+          { name: 'contents', type: 'shortstring' },
+        ],
+      },
+      primaryType: 'Mail',
+      domain: { name: 'nodegate', version: '1', chainId: 'SN_SEPOLIA', revision: '1' },
+      message: { to: '0x1234', contents: 'hello' },
+    };
+    const dialogsBefore = h.user.dialogs;
+    const signature = (await account.signMessage(message)) as string[];
+    expect(h.user.dialogs).toBe(dialogsBefore + 1);
+    expect(signature).toHaveLength(2);
+    const msgHash = td.getMessageHash(message, account.address);
+    const r = await h.rpc<string[]>('starknet_call', {
+      request: {
+        contract_address: account.address,
+        entry_point_selector: hash.getSelectorFromName('is_valid_signature'),
+        calldata: [msgHash, '0x2', ...signature.map((s) => num.toHex(s))],
+      },
+      block_id: 'latest',
+    });
+    expect(num.toHex(r[0] ?? 0)).toBe(VALID);
+  });
+
+  it('SnapSigner under starknet.js Account: public key matches the account owner, signatures verify on chain', async () => {
+    const signer = new SnapSigner({ snap: h.wallet.snap, address: account.address, chainId: h.chainId });
+    const direct = new Account({ provider: new RpcProvider({ nodeUrl: h.rpcUrl }), address: account.address, signer });
+    const owner = await h.rpc<string[]>('starknet_call', {
+      request: {
+        contract_address: account.address,
+        entry_point_selector: hash.getSelectorFromName('get_owner'),
+        calldata: [],
+      },
+      block_id: 'latest',
+    });
+    expect(num.toHex(await direct.signer.getPubKey())).toBe(num.toHex(owner[0] ?? 0));
+    const message = {
+      types: {
+        StarknetDomain: [
+          { name: 'name', type: 'shortstring' },
+          { name: 'revision', type: 'shortstring' },
+        ],
+        Note: [{ name: 'text', type: 'shortstring' }],
+      },
+      primaryType: 'Note',
+      domain: { name: 'signer', revision: '1' },
+      message: { text: 'through Account' },
+    };
+    const signature = (await direct.signMessage(message)) as string[];
+    expect(await direct.provider.verifyMessageInStarknet(message, signature, account.address)).toBe(true);
+  });
+
+  it('get-starknet v5 path: WalletAccountV5 over the wallet-standard wallet connects and signs', async () => {
+    const standard = createWalletStandardWallet(h.wallet);
+    const v5 = await WalletAccountV5.connect(new RpcProvider({ nodeUrl: h.rpcUrl }), standard as never);
+    expect(num.toHex(v5.address)).toBe(num.toHex(account.address));
+    const message = {
+      types: {
+        StarknetDomain: [
+          { name: 'name', type: 'shortstring' },
+          { name: 'revision', type: 'shortstring' },
+        ],
+        Note: [{ name: 'text', type: 'shortstring' }],
+      },
+      primaryType: 'Note',
+      domain: { name: 'v5', revision: '1' },
+      message: { text: 'wallet standard' },
+    };
+    const signature = (await v5.signMessage(message)) as string[];
+    expect(await v5.provider.verifyMessageInStarknet(message, signature, account.address)).toBe(true);
+    v5.unsubscribeChange();
+  });
+
+  it('a refused dialog surfaces as wallet API error 113', async () => {
+    h.user.answers.push(false);
+    const message = {
+      types: {
+        StarknetDomain: [
+          { name: 'name', type: 'shortstring' },
+          { name: 'revision', type: 'shortstring' },
+        ],
+        M: [{ name: 'x', type: 'felt' }],
+      },
+      primaryType: 'M',
+      domain: { name: 'nodegate', revision: '1' },
+      message: { x: '1' },
+    };
+    await expect(account.signMessage(message)).rejects.toMatchObject({ code: 113 });
+  });
+
+  it('a multicall through WalletAccount.execute is one transaction (stk_executeTxn) and both transfers land', async () => {
+    const [a, b] = ['0xabc1', '0xabc2'];
+    const before = BigInt(
+      await h.rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: account.address }),
+    );
+    const sent = await account.execute([
+      { contractAddress: STRK, entrypoint: 'transfer', calldata: [a, '7', '0'] },
+      { contractAddress: STRK, entrypoint: 'transfer', calldata: [b, '9', '0'] },
+    ]);
+    expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    expect(await strkBalance(a)).toBe(7n);
+    expect(await strkBalance(b)).toBe(9n);
+    const after = BigInt(
+      await h.rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: account.address }),
+    );
+    expect(after).toBe(before + 1n);
+    const tx = await h.rpc<{ calldata: string[] }>('starknet_getTransactionByHash', {
+      transaction_hash: sent.transaction_hash,
+    });
+    expect(BigInt(tx.calldata[0]!)).toBe(2n); // two calls in the one invoke
+  });
+
+  it('three concurrent execute calls land with distinct nonces', async () => {
+    const before = BigInt(
+      await h.rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: account.address }),
+    );
+    const sent = await Promise.all(
+      [1, 2, 3].map((i) =>
+        account.execute({ contractAddress: STRK, entrypoint: 'transfer', calldata: [`0xdd${i}`, '1', '0'] }),
+      ),
+    );
+    const nonces: bigint[] = [];
+    for (const s of sent) {
+      expect((await waitAccepted(s.transaction_hash)).execution_status).toBe('SUCCEEDED');
+      const tx = await h.rpc<{ nonce: string }>('starknet_getTransactionByHash', {
+        transaction_hash: s.transaction_hash,
+      });
+      nonces.push(BigInt(tx.nonce));
+    }
+    expect(nonces.sort()).toEqual([before, before + 1n, before + 2n]);
+  });
+
+  it('declares a class through WalletAccount.declare (stk_declareContract)', async () => {
+    const contract = fixture('upgradable_counter__counter_contract.contract_class.json');
+    const casm = fixture('upgradable_counter__counter_contract.compiled_contract_class.json');
+    const sent = await account.declare({ contract, compiledClassHash: hash.computeCompiledClassHash(casm) });
+    expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    expect(num.toHex(sent.class_hash)).toBe(num.toHex(hash.computeContractClassHash(contract)));
+    const onChain = await h.rpc<{ sierra_program: string[] }>('starknet_getClass', {
+      block_id: 'latest',
+      class_hash: sent.class_hash,
+    });
+    expect(onChain.sierra_program).toEqual(contract.sierra_program);
+  });
+});
