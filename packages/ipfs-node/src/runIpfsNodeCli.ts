@@ -1,5 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { exitWithParent } from './exitWithParent.js';
 import { startIpfsNode } from './startIpfsNode.js';
 
 const USAGE = `usage: nodegate-ipfs-node --listen HOST:PORT --repo DIR [--ready-file FILE] [--reset-on-stream-error]
@@ -97,6 +98,8 @@ export async function runIpfsNodeCli(argv: readonly string[]): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // started by a gateway: stop when it is gone, even if it was killed without stopping us
+    exitWithParent(stop);
   });
   await node.close();
   process.off('unhandledRejection', onUnhandled);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { StartedBackend } from './superviseBackend.js';
 
 /** A running embedded backend: where it serves and how to stop it. */
 export interface EmbeddedProcess {
@@ -33,11 +34,37 @@ export function anvilBinaryPath(): string {
  * await anvil.stop();
  */
 export async function startAnvil(
-  options: { chainId?: number; host?: string; args?: string[] } = {},
-): Promise<EmbeddedProcess> {
+  options: {
+    chainId?: number;
+    host?: string;
+    /** Port to listen on (default 0: a free one). */
+    port?: number;
+    /**
+     * Keep the chain in this file: loaded at start when it exists, written every
+     * `stateIntervalS` seconds (default 1) and on a graceful stop.
+     */
+    stateFile?: string;
+    stateIntervalS?: number;
+    args?: string[];
+  } = {},
+): Promise<StartedBackend> {
   const host = options.host ?? '127.0.0.1';
-  const args = ['--host', host, '--port', '0', '--chain-id', String(options.chainId ?? 31337), ...(options.args ?? [])];
+  const args = [
+    '--host',
+    host,
+    '--port',
+    String(options.port ?? 0),
+    '--chain-id',
+    String(options.chainId ?? 31337),
+    ...(options.stateFile
+      ? ['--state', options.stateFile, '--state-interval', String(options.stateIntervalS ?? 1)]
+      : []),
+    ...(options.args ?? []),
+  ];
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     const onData = (chunk: Buffer) => {
@@ -63,6 +90,9 @@ export async function startAnvil(
     name: 'anvil',
     http: `http://${host}:${port}`,
     ws: `ws://${host}:${port}`,
+    pid: child.pid!,
+    port,
+    exited,
     stop: () => stopChild(child),
   };
 }

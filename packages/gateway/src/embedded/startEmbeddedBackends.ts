@@ -1,14 +1,37 @@
-import type { EmbeddedBackend, GatewayConfig } from '../config/types.js';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type EmbeddedProcess, startAnvil } from './startAnvil.js';
-import { startIpfsNode } from './startIpfsNode.js';
-import { startStarknetDevchain } from './startStarknetDevchain.js';
+import type { EmbeddedBackend, GatewayConfig } from '../config/types.js';
+import type { Logger } from '../log/createLogger.js';
+import { reapStaleChild } from './reapStaleChild.js';
+import { anvilBinaryPath, type EmbeddedProcess, startAnvil, stopChild } from './startAnvil.js';
+import { ipfsNodeCli, startIpfsNode } from './startIpfsNode.js';
+import { devchainCli, startStarknetDevchain } from './startStarknetDevchain.js';
+import { type SupervisedBackend, superviseBackend } from './superviseBackend.js';
 
-/** Starts each embedded backend the config names (once, even if several upstreams use it). */
+/** The embedded backends of a gateway, supervised. */
+export interface EmbeddedBackends {
+  readonly backends: ReadonlyMap<EmbeddedBackend, SupervisedBackend>;
+  /** Stops every backend (no restarts from then on) and the watchdog. */
+  stop(): Promise<void>;
+}
+
+/** The pid file of a backend, kept in its data directory. */
+const PID_FILE = 'nodegate-child.pid';
+
+/**
+ * Starts each embedded backend the config names (once, even if several upstreams use it), each
+ * under supervision (restarted on the same port when it dies; see {@link superviseBackend}), with
+ * its data in the data directory: anvil's chain in `anvil/state.json` (written every second and on
+ * stop), the dev chain in `starknet-devchain/`, the IPFS repo in `ipfs/`. Backends left running
+ * by a gateway that was killed are reaped first (their pid files), and a watchdog process stops
+ * the backends if this gateway is killed.
+ */
 export async function startEmbeddedBackends(
   config: GatewayConfig,
   progress: (line: string) => void,
-): Promise<Map<EmbeddedBackend, EmbeddedProcess>> {
+  log: Logger,
+): Promise<EmbeddedBackends> {
   const wanted = new Map<EmbeddedBackend, string | undefined>();
   for (const n of config.networks) {
     for (const u of n.upstreams) {
@@ -16,37 +39,75 @@ export async function startEmbeddedBackends(
     }
   }
   if (config.ipfs?.upstream.embedded) wanted.set(config.ipfs.upstream.embedded, undefined);
-  const started = new Map<EmbeddedBackend, EmbeddedProcess>();
+  const started = new Map<EmbeddedBackend, SupervisedBackend>();
+  const pidFiles: string[] = [];
+  let watchdog: ChildProcess | undefined;
+  const stop = async () => {
+    await Promise.all([...started.values()].map((p) => p.stop()));
+    if (watchdog) await stopChild(watchdog, 1_000);
+  };
   try {
     await Promise.all(
       [...wanted].map(async ([backend, chainId]) => {
+        const plan = planBackend(backend, config, chainId);
+        await mkdir(plan.dir, { recursive: true });
+        const pidFile = join(plan.dir, PID_FILE);
+        const reaped = await reapStaleChild(pidFile);
+        if (reaped !== undefined) {
+          progress(`stopped a ${backend} (pid ${reaped}) left running by an earlier gateway`);
+          log.warn('stopped an embedded backend left running by an earlier gateway', { backend, pid: reaped });
+        }
         progress(`starting embedded ${backend}…`);
-        const proc = await startBackend(backend, config, chainId);
+        const proc = await superviseBackend({ name: backend, start: plan.start, pidFile, marker: plan.marker, log });
         started.set(backend, proc);
-        progress(`embedded ${backend} listening on ${proc.http}`);
+        pidFiles.push(pidFile);
+        progress(`embedded ${backend} listening on ${proc.http} (data in ${plan.dir})`);
       }),
     );
+    if (pidFiles.length > 0) {
+      const script = new URL('./watchdog.js', import.meta.url).pathname;
+      watchdog = spawn(process.execPath, [script, String(process.pid), ...pidFiles], { stdio: 'ignore' });
+      watchdog.unref();
+    }
   } catch (err) {
-    await Promise.all([...started.values()].map((p) => p.stop()));
+    await stop();
     throw err;
   }
-  return started;
+  return { backends: started, stop };
 }
 
-function startBackend(
+/** Where a backend keeps its data, how it starts on a port, and what its command line contains. */
+function planBackend(
   backend: EmbeddedBackend,
   config: GatewayConfig,
   chainId: string | undefined,
-): Promise<EmbeddedProcess> {
+): { dir: string; marker: string; start: (port: number) => ReturnType<typeof startAnvil> } {
   switch (backend) {
-    case 'anvil':
-      return startAnvil(chainId === undefined ? {} : { chainId: Number.parseInt(chainId, 16) });
-    case 'starknet-devchain':
-      return startStarknetDevchain({
-        dataDir: join(config.dataDir, 'starknet-devchain'),
-        ...(chainId === undefined ? {} : { chainId }),
-      });
-    case 'ipfs-node':
-      return startIpfsNode({ repo: join(config.dataDir, 'ipfs') });
+    case 'anvil': {
+      const dir = join(config.dataDir, 'anvil');
+      const stateFile = join(dir, 'state.json');
+      return {
+        dir,
+        marker: stateFile,
+        start: (port) =>
+          startAnvil({ port, stateFile, ...(chainId === undefined ? {} : { chainId: Number.parseInt(chainId, 16) }) }),
+      };
+    }
+    case 'starknet-devchain': {
+      const dir = join(config.dataDir, 'starknet-devchain');
+      return {
+        dir,
+        marker: dir,
+        start: (port) => startStarknetDevchain({ dataDir: dir, port, ...(chainId === undefined ? {} : { chainId }) }),
+      };
+    }
+    case 'ipfs-node': {
+      const dir = join(config.dataDir, 'ipfs');
+      return { dir, marker: dir, start: (port) => startIpfsNode({ repo: dir, port }) };
+    }
   }
 }
+
+// The command lines the markers are found in (for the README and tests): anvil's binary, the CLIs.
+export const embeddedCommands = { anvil: anvilBinaryPath, 'starknet-devchain': devchainCli, 'ipfs-node': ipfsNodeCli };
+export type { EmbeddedProcess };

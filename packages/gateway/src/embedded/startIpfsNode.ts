@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { EmbeddedProcess } from './startAnvil.js';
+import type { StartedBackend } from './superviseBackend.js';
 import { spawnUntilReady } from './spawnUntilReady.js';
 
 const require = createRequire(import.meta.url);
@@ -11,10 +11,13 @@ const require = createRequire(import.meta.url);
  * on a free loopback port with its repo in `repo`; resolves once it serves. `http` is the
  * API base (`http://127.0.0.1:PORT`, commands under `/api/v0/`).
  */
-export async function startIpfsNode(options: { repo: string }): Promise<EmbeddedProcess> {
-  const cli = join(dirname(require.resolve('@nodegate/ipfs-node')), 'cli.js');
+export async function startIpfsNode(options: { repo: string; port?: number }): Promise<StartedBackend> {
   await mkdir(options.repo, { recursive: true });
-  return spawnUntilReady('ipfs-node', cli, ['--listen', '127.0.0.1:0', '--repo', options.repo], (ready) => ({
-    http: ready.api!,
-  }));
+  const args = ['--listen', `127.0.0.1:${options.port ?? 0}`, '--repo', options.repo];
+  return spawnUntilReady('ipfs-node', ipfsNodeCli(), args, (ready) => ({ http: ready.api! }));
+}
+
+/** The IPFS node's CLI script. */
+export function ipfsNodeCli(): string {
+  return join(dirname(require.resolve('@nodegate/ipfs-node')), 'cli.js');
 }
