@@ -14,6 +14,8 @@ export interface SubscriptionFamily<F extends SubscriptionFilter = SubscriptionF
   filterOf(method: string, params: unknown): F;
   /** The subscription id in a client's unsubscribe params. */
   unsubscribeId(params: unknown): string;
+  /** The error for an unsubscribe of an id that is not open (Starknet: 66); absent: the answer is `false` (eth). */
+  unknownSubscription?(): Error;
   /** The upstream call that ends upstream subscription `id`. */
   upstreamUnsubscribe(id: string): { method: string; params: unknown };
   /** The notification a client receives: method (for usage) and the JSON text around the serialised result. */
@@ -49,6 +51,11 @@ export interface StreamLogic {
   readonly order: number;
   /** Before the first upstream subscribe (eth newHeads: learn the current head). */
   start?(): Promise<void>;
+  /**
+   * What a client joining the stream receives first, and only it (Starknet: the current head, a
+   * transaction's current status). Runs in the hub's order: the client gets every later event.
+   */
+  join?(): readonly unknown[];
   /** A live event from the upstream subscription. */
   onEvent(result: unknown): Promise<void> | void;
   /** The upstream connection dropped. */

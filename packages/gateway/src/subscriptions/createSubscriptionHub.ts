@@ -328,14 +328,32 @@ export function createSubscriptionHub(deps: {
         release(stream);
         throw err;
       }
+      const join = stream.logic.join;
+      if (join && !stream.ended) {
+        // in the hub's order: what it gets first, then every event after it (still held meanwhile)
+        await new Promise<void>((resolve) =>
+          run(() => {
+            try {
+              if (stream.ended) return;
+              for (const r of join()) client.queued?.push(family.notification(stream.filter, id, JSON.stringify(r)));
+              stream.clients.set(id, client);
+              owners.set(id, stream);
+            } finally {
+              resolve();
+            }
+          }),
+        );
+      }
       stream.internalRefs -= 1;
       if (stream.ended) {
         throw new GatewayError('UPSTREAM_UNAVAILABLE', 'upstream unavailable: the subscription connection failed', {
           data: { reason: 'socket' },
         });
       }
-      stream.clients.set(id, client);
-      owners.set(id, stream);
+      if (!join) {
+        stream.clients.set(id, client);
+        owners.set(id, stream);
+      }
       return {
         id,
         activate() {

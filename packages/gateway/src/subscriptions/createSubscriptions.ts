@@ -3,6 +3,7 @@ import type { Network } from '../network/createNetwork.js';
 import { createEthSubscriptionFamily } from './createEthSubscriptionFamily.js';
 import { createSubscriptionHub, type SubscriptionHub, type SubscriptionHubStats } from './createSubscriptionHub.js';
 import type { UpstreamSocketTimings } from './createUpstreamSocket.js';
+import { createStarknetSubscriptionFamily } from './starknet/createStarknetSubscriptionFamily.js';
 import type { SubscriptionFamily } from './SubscriptionFamily.js';
 
 /** Timings of subscriptions: the upstream socket's, and the client heartbeat. */
@@ -37,11 +38,12 @@ export interface SubscriptionStats extends SubscriptionHubStats {
 /** The subscription families, by network family: each hub gets its own instance (it may hold chain state). */
 const FAMILIES: Readonly<Record<string, () => SubscriptionFamily>> = {
   eth: createEthSubscriptionFamily as () => SubscriptionFamily,
+  starknet: createStarknetSubscriptionFamily as () => SubscriptionFamily,
 };
 
 /**
  * The gateway's subscriptions: one hub per network (built on first use), the client connection
- * count and the stats. Ethereum networks are served; other families get `undefined` from
+ * count and the stats. Ethereum and Starknet networks are served; other families get `undefined` from
  * `hubFor` until they have a {@link SubscriptionFamily} in `FAMILIES`. Backfill calls go through
  * the network's own family (`prepare`: the method table's validation and traits) and
  * `network.forward` (failover included).
