@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { startAnvil } from '../packages/gateway/dist/embedded/startAnvil.js';
 import { spawnJsonLine, stop } from './support/children.js';
+import { failoverLatency } from './support/failoverLatency.js';
 import { startBenchNetwork, startGatewayProcess } from './support/startGatewayProcess.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 6;
@@ -118,6 +119,7 @@ async function startLimitedGateway(dir: string, upstreamHttp: string) {
   const { child, ready } = await startGatewayProcess(dir, {
     database: { kind: 'postgres', url: PG, schema: benchSchema },
     redis: { url: 'redis://127.0.0.1:6379', prefix: `nodegate-bench:${randomUUID()}:` },
+    cache: { enabled: false },
     networks: [
       { name: 'bench', family: 'eth', pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] },
     ],
@@ -145,9 +147,19 @@ async function main() {
     join(root, 'bench/support/bareProxy.ts'),
     anvil.http,
   ]);
-  const gw = await startBenchNetwork(dir, 'eth', anvil.http);
+  // a finalized block to read: the cache keeps it (anvil finalizes latest - 64)
+  await fetch(anvil.http, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"anvil_mine","params":["0x100"]}',
+  });
+  // c is nodegate uncached (what the proxy itself costs); e the same with the response cache
+  const gw = await startBenchNetwork(dir, 'eth', anvil.http, { cache: { enabled: false } });
+  await mkdir(join(dir, 'cached'), { recursive: true });
+  const cached = await startBenchNetwork(join(dir, 'cached'), 'eth', anvil.http);
   const limited = await startLimitedGateway(join(dir, 'limited'), anvil.http).catch(async (err: unknown) => {
     await stop(gw.child);
+    await stop(cached.child);
     await stop(proxy.child);
     await anvil.stop();
     throw err;
@@ -221,7 +233,47 @@ async function main() {
     console.log(
       `latency the Redis limiter and usage recording add (d - c): p50 ${ms(viaRedis.p50 - via.p50)} ms (goal < 0.3 ms), p99 ${ms(viaRedis.p99 - via.p99)} ms`,
     );
+
+    // the response cache: a finalized block, read again and again
+    const cacheBody = '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x10",false]}';
+    const cacheTargets = {
+      'b bare proxy': targets['b bare proxy'],
+      'c nodegate': gw.url,
+      'e nodegate cached': cached.url,
+    };
+    const cachePids: Record<string, number | undefined> = {
+      'b bare proxy': proxy.child.pid,
+      'c nodegate': gw.child.pid,
+      'e nodegate cached': cached.child.pid,
+    };
+    const cacheRuns: Record<string, Result[]> = {};
+    for (const [name, url] of Object.entries(cacheTargets)) {
+      await load(url, cacheBody, { duration: 2 });
+      cacheRuns[name] = [];
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, url] of Object.entries(cacheTargets)) {
+        cacheRuns[name]!.push(await load(url, cacheBody, { pid: cachePids[name] }));
+      }
+    }
+    console.log('\neth_getBlockByNumber(0x10,false), a finalized block (cache hits on e)');
+    console.log('target             req/s     p50 ms  p99 ms  errors  server CPU µs/req');
+    const cacheResults: Record<string, Result> = {};
+    for (const [name, rs] of Object.entries(cacheRuns)) {
+      const r = medianResult(rs);
+      cacheResults[name] = r;
+      console.log(
+        `${name.padEnd(17)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)}  ${String(r.errors).padStart(6)}  ${r.cpuUs === undefined ? '-' : r.cpuUs.toFixed(0)}`,
+      );
+    }
+    const e = cacheResults['e nodegate cached']!.rps;
+    console.log(
+      `cache hits: e/c = ${(e / cacheResults['c nodegate']!.rps).toFixed(2)} (goal >= 2), e/b = ${(e / cacheResults['b bare proxy']!.rps).toFixed(2)} (goal >= 1.2)`,
+    );
+
+    for (const line of await failoverLatency(join(dir, 'failover'))) console.log(line);
   } finally {
+    await stop(cached.child);
     await stop(limited.child);
     const pg = await import('pg');
     const client = new pg.default.Client(PG);

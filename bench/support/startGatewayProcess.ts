@@ -45,10 +45,19 @@ export async function startGatewayProcess(dir: string, config: Record<string, un
   return { child: gw.child, ready: gw.value as GatewayReady };
 }
 
-/** A gateway with one network named `bench` over `upstreamHttp`; resolves with its JSON-RPC URL too. */
-export async function startBenchNetwork(dir: string, family: 'eth' | 'starknet', upstreamHttp: string) {
+/**
+ * A gateway with one network named `bench` over `upstreamHttp`; resolves with its JSON-RPC URL
+ * too. `extra` is merged into the config (e.g. `{ cache: { enabled: false } }`).
+ */
+export async function startBenchNetwork(
+  dir: string,
+  family: 'eth' | 'starknet',
+  upstreamHttp: string,
+  extra: Record<string, unknown> = {},
+) {
   const { child, ready } = await startGatewayProcess(dir, {
     networks: [{ name: 'bench', family, pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] }],
+    ...extra,
   });
   return { child, url: `${ready.networks.bench!.http}/v3/${ready.devKey.key}` };
 }

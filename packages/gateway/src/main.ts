@@ -24,7 +24,7 @@ import { createKeyGate } from './limits/createKeyGate.js';
 import { createMemoryLimiter } from './limits/createMemoryLimiter.js';
 import { createRedisLimiter } from './limits/createRedisLimiter.js';
 import { createAccessLogRecorder } from './log/createAccessLogRecorder.js';
-import { createLogger, type LogLevel } from './log/createLogger.js';
+import { createLogger, type Logger, type LogLevel } from './log/createLogger.js';
 import { createBearerAuthorizer } from './metrics/createBearerAuthorizer.js';
 import { createGatewayMetrics } from './metrics/createGatewayMetrics.js';
 import { createMeteredUsageRecorder } from './metrics/createMeteredUsageRecorder.js';
@@ -33,6 +33,11 @@ import { createMetricsHandler } from './metrics/createMetricsHandler.js';
 import { startMetricsListener } from './metrics/startMetricsListener.js';
 import { subscriptionCollectors } from './metrics/subscriptionCollectors.js';
 import { upstreamCollectors } from './metrics/upstreamCollectors.js';
+import { cacheCollectors } from './metrics/cacheCollectors.js';
+import { createHeadTracker, type HeadTracker } from './cache/createHeadTracker.js';
+import { createMemoryCache } from './cache/createMemoryCache.js';
+import { createRedisCache } from './cache/createRedisCache.js';
+import { type CacheStage, createCacheStage } from './pipeline/stages/createCacheStage.js';
 import { createNetwork, type Network } from './network/createNetwork.js';
 import { createRequestPath } from './pipeline/requestPath.js';
 import {
@@ -118,19 +123,17 @@ export async function startGateway(
     // The database and the embedded backends start side by side.
     const [dbResult, backendsResult] = await Promise.allSettled([
       openDatabase(config, dataDir),
-      startEmbeddedBackends(config, progress),
+      startEmbeddedBackends(config, progress, log),
     ]);
     if (dbResult.status === 'fulfilled') cleanups.push(() => dbResult.value.close());
     if (backendsResult.status === 'fulfilled') {
       const started = backendsResult.value;
-      cleanups.push(async () => {
-        await Promise.all([...started.values()].map((b) => b.stop()));
-      });
+      cleanups.push(() => started.stop());
     }
     if (dbResult.status === 'rejected') throw dbResult.reason;
     if (backendsResult.status === 'rejected') throw backendsResult.reason;
     const db: Database = dbResult.value;
-    const backends = backendsResult.value;
+    const backends = backendsResult.value.backends;
     progress(
       `database: ${config.database.kind === 'embedded' ? `embedded (PGlite) in ${join(dataDir, 'db')}` : 'PostgreSQL'}`,
     );
@@ -168,13 +171,47 @@ export async function startGateway(
       maxConcurrent: config.limits.maxConcurrentPerKey,
       maxQueued: config.limits.maxQueuedPerKey,
     });
-    const path = createRequestPath({ keys, limiter, gate, usage, maxBatch: config.limits.maxBatch });
-
-    const networks: Network[] = await Promise.all(config.networks.map((n) => buildNetwork(n, backends, progress)));
+    const networks: Network[] = await Promise.all(config.networks.map((n) => buildNetwork(n, backends, progress, log)));
     if (metrics) for (const c of upstreamCollectors(networks)) metrics.addCollector(c);
     cleanups.push(async () => {
+      await Promise.all(networks.map((n) => n.close()));
       await Promise.all(networks.flatMap((n) => n.upstreams.map((u) => u.close())));
     });
+
+    // the finality-aware response cache, with a head tracker per Ethereum network
+    let cacheStage: CacheStage | undefined;
+    if (config.cache.enabled) {
+      const store =
+        config.cache.kind === 'redis' && redis
+          ? createRedisCache({ redis, prefix })
+          : createMemoryCache({ maxBytes: config.cache.maxBytes });
+      const heads = new Map<string, HeadTracker>();
+      for (const n of networks) {
+        if (n.settings.family !== 'eth') continue;
+        heads.set(
+          n.settings.name,
+          createHeadTracker(n, {
+            intervalMs: config.cache.headPollMs,
+            onReorg: (gone) => {
+              for (const hash of gone) void store.dropTag(`blk:${hash.toLowerCase()}`).catch(() => undefined);
+            },
+            onHead: (_head, previous) => {
+              if (previous) void store.dropTag(`head:${previous.hash}`).catch(() => undefined);
+            },
+          }),
+        );
+      }
+      cleanups.push(async () => {
+        for (const t of heads.values()) t.close();
+        await store.close();
+      });
+      cacheStage = createCacheStage(store, heads);
+      if (metrics) for (const c of cacheCollectors(store)) metrics.addCollector(c);
+      progress(
+        `cache: ${config.cache.kind === 'redis' ? 'Redis (shared)' : `in memory, at most ${Math.round(config.cache.maxBytes / 1048576)} MiB`}`,
+      );
+    }
+    const path = createRequestPath({ keys, limiter, gate, usage, maxBatch: config.limits.maxBatch, cache: cacheStage });
 
     const devKey = config.devKey ? await ensureDevKey(db.keys, dataDir) : undefined;
 
@@ -275,10 +312,11 @@ export async function startGateway(
 
 async function buildNetwork(
   n: NetworkSettings,
-  backends: Map<string, { http: string; ws?: string | undefined }>,
+  backends: ReadonlyMap<string, { http: string; ws?: string | undefined }>,
   progress: (line: string) => void,
+  log: Logger,
 ): Promise<Network> {
-  const upstreams = n.upstreams.map((u) => {
+  const toUpstream = (u: NetworkSettings['upstreams'][number]) => {
     const embedded = u.embedded ? backends.get(u.embedded) : undefined;
     const http = embedded?.http ?? u.http;
     if (!http) throw new Error(`network ${n.name}: upstream ${u.name} has no URL`);
@@ -289,18 +327,25 @@ async function buildNetwork(
       timeoutMs: u.timeoutMs,
       headers: u.headers,
     });
-  });
+  };
+  const upstreams = n.upstreams.map(toUpstream);
+  const partners = n.partners.map(toUpstream);
   let family: FamilyHandler;
+  let pendingTag: 'pre_confirmed' | 'pending' | undefined;
   if (n.family === 'starknet') {
     const detected = await detectPendingTag(upstreams[0]);
     progress(
       `${n.name}: upstream speaks Starknet spec ${detected.specVersion ?? '(unknown)'}; "pending" is sent as "${detected.tag}"`,
     );
+    pendingTag = detected.tag;
     family = createStarknetFamily({ pendingTag: detected.tag, maxChunkSize: n.maxEventsChunkSize });
   } else {
     family = ethFamily;
   }
-  return createNetwork(n, family, upstreams);
+  const network = createNetwork(n, family, upstreams, { partners, log, ...(pendingTag ? { pendingTag } : {}) });
+  // the first health snapshot before the gateway takes traffic (bounded: a dead upstream does not hold the start)
+  await Promise.race([network.probeNow(), new Promise((r) => setTimeout(r, 2_500).unref())]);
+  return network;
 }
 
 /**

@@ -24,6 +24,8 @@ const config = () =>
   validateConfig({
     listen: '127.0.0.1:0',
     dataDir,
+    // every call reaches the upstream (a cache hit is recorded without one)
+    cache: { enabled: false },
     networks: [
       {
         name: 'eth-devnet',

@@ -40,6 +40,7 @@ export const KeySettingsSchema = Type.Object(
     requireJwt: Type.Boolean(),
     creditsPerSecond: Credits,
     creditsPerDay: Credits,
+    enableFailover: Type.Boolean(),
   },
   { additionalProperties: false },
 );

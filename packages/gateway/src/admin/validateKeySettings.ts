@@ -26,6 +26,7 @@ const KNOWN = new Set<string>([
   'requireJwt',
   'creditsPerSecond',
   'creditsPerDay',
+  'enableFailover',
 ]);
 
 class Problem extends Error {
@@ -140,7 +141,7 @@ export function validateKeySettings(input: unknown, current?: KeySettings, prefi
           }
         });
         out[name] = keys;
-      } else if (name === 'requireSecret' || name === 'requireJwt') {
+      } else if (name === 'requireSecret' || name === 'requireJwt' || name === 'enableFailover') {
         out[name] = checkBoolean(value, field);
       } else {
         out[name] = checkCredits(value, field);

@@ -177,7 +177,7 @@ describe('nodegate CLI', () => {
     } finally {
       expect(await stop(second)).toBe(0);
     }
-  });
+  }, 180_000);
 
   it('config check accepts a good file and names the bad field of a bad one', async () => {
     const good = join(dir, 'good.yaml');

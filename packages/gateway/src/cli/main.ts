@@ -15,7 +15,7 @@ usage:
   nodegate keys list [--account ID] [--json]
   nodegate keys show KEY [--json]
   nodegate keys set KEY [--name TEXT] [--plan NAME] [--allowed-origins A,B] [--allowed-user-agents A,B]
-      [--allowed-contracts A,B] [--allowed-methods A,B] [--require-secret true|false]
+      [--allowed-contracts A,B] [--allowed-methods A,B] [--require-secret true|false] [--enable-failover true|false]
       [--jwt-key NAME=PEMFILE]... [--require-jwt true|false] [--credits-per-second N] [--credits-per-day N]
       (an empty value clears a list, a limit or the plan override)
   nodegate keys revoke KEY
@@ -56,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
       'allowed-contracts': { type: 'string' },
       'allowed-methods': { type: 'string' },
       'require-secret': { type: 'string' },
+      'enable-failover': { type: 'string' },
       'jwt-key': { type: 'string', multiple: true },
       'require-jwt': { type: 'string' },
       'credits-per-second': { type: 'string' },
@@ -100,6 +101,7 @@ async function main(argv: string[]): Promise<number> {
             allowedContracts: values['allowed-contracts'],
             allowedMethods: values['allowed-methods'],
             requireSecret: values['require-secret'],
+            enableFailover: values['enable-failover'],
             jwtKey: values['jwt-key'],
             requireJwt: values['require-jwt'],
             creditsPerSecond: values['credits-per-second'],

@@ -27,6 +27,7 @@ export interface KeysFlags {
   allowedContracts?: string | undefined;
   allowedMethods?: string | undefined;
   requireSecret?: string | undefined;
+  enableFailover?: string | undefined;
   jwtKey?: string[] | undefined;
   requireJwt?: string | undefined;
   creditsPerSecond?: string | undefined;
@@ -63,6 +64,7 @@ export async function keyChangeFromFlags(flags: KeysFlags): Promise<KeyChange> {
   if (flags.allowedMethods !== undefined) s.allowedMethods = list(flags.allowedMethods);
   if (flags.requireSecret !== undefined) s.requireSecret = bool(flags.requireSecret, '--require-secret');
   if (flags.requireJwt !== undefined) s.requireJwt = bool(flags.requireJwt, '--require-jwt');
+  if (flags.enableFailover !== undefined) s.enableFailover = bool(flags.enableFailover, '--enable-failover');
   if (flags.creditsPerSecond !== undefined)
     s.creditsPerSecond = credits(flags.creditsPerSecond, '--credits-per-second');
   if (flags.creditsPerDay !== undefined) s.creditsPerDay = credits(flags.creditsPerDay, '--credits-per-day');
@@ -109,6 +111,7 @@ function showKey(k: KeyView, out: (line: string) => void): void {
   out(`require JWT:         ${s.requireJwt}`);
   out(`credits per second:  ${s.creditsPerSecond ?? '(plan)'}`);
   out(`credits per day:     ${s.creditsPerDay ?? '(plan)'}`);
+  out(`failover protection: ${s.enableFailover ? 'every request (if the plan has it)' : 'when a request asks'}`);
 }
 
 async function runWith(

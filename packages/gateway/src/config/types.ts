@@ -31,8 +31,35 @@ export interface NetworkSettings {
   /** Path prefix that selects this network, e.g. "/eth-devnet". */
   readonly pathPrefix?: string | undefined;
   readonly upstreams: readonly UpstreamSettings[];
+  /**
+   * Partner providers (failover protection): used only for the methods marked forwardable, only
+   * while every upstream is failing or open, and only for keys whose plan includes it and requests
+   * that ask (`Enable-Failover: true`).
+   */
+  readonly partners: readonly UpstreamSettings[];
+  /** How the network routes among its upstreams and recovers from their failures. */
+  readonly policy: UpstreamPolicy;
   /** Starknet: the largest getEvents chunk_size served (error 31 above it). */
   readonly maxEventsChunkSize: number;
+}
+
+/** Routing and failure handling of one network's upstreams (defaults in `validateConfig.ts`). */
+export interface UpstreamPolicy {
+  /** Background health probe of every upstream (head, latency, capabilities): its interval. */
+  readonly probeIntervalMs: number;
+  /** Read retries after every upstream failed once (with backoff, honouring Retry-After, within the deadline). */
+  readonly retries: number;
+  /** Send a read to a second upstream when the first is slower than its own p95. */
+  readonly hedge: boolean;
+  /** Circuit breaker: failures in a row that open it, and how long it stays open at first. */
+  readonly breakerFailures: number;
+  readonly breakerOpenMs: number;
+  /**
+   * Per-method timeouts (ms) under the upstream's own `timeoutMs`: a call of such a method that
+   * runs past it is abandoned as a timeout on that upstream (e.g. `eth_getLogs: 30000`,
+   * `eth_chainId: 500`). Methods not listed keep the upstream's timeout.
+   */
+  readonly methodTimeoutsMs: Readonly<Record<string, number>>;
 }
 
 /** The IPFS family: one Kubo-compatible upstream behind /api/v0. */
@@ -100,6 +127,16 @@ export interface LogSettings {
   readonly access: boolean;
 }
 
+/** The finality-aware response cache (see `src/cache/`). */
+export interface CacheSettings {
+  readonly enabled: boolean;
+  /** `memory`: in each gateway process, bounded by `maxBytes`; `redis`: shared, in the configured Redis. */
+  readonly kind: 'memory' | 'redis';
+  readonly maxBytes: number;
+  /** How often each Ethereum network's head and finalized block are read (reorg detection). */
+  readonly headPollMs: number;
+}
+
 /** Prometheus metrics at `/metrics`. */
 export interface MetricsSettings {
   readonly enabled: boolean;
@@ -127,4 +164,5 @@ export interface GatewayConfig {
   readonly devKey: boolean;
   readonly log: LogSettings;
   readonly metrics: MetricsSettings;
+  readonly cache: CacheSettings;
 }

@@ -10,6 +10,8 @@ import type {
   NetworkFamily,
   NetworkSettings,
   RedisSettings,
+  CacheSettings,
+  UpstreamPolicy,
   UpstreamSettings,
 } from './types.js';
 import { DEFAULT_PLAN_NAME, DEFAULT_PLANS, type Plan } from '../plans/Plan.js';
@@ -40,6 +42,7 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
     'redis',
     'log',
     'metrics',
+    'cache',
   ]);
   const listen = parseListen(root.listen ?? '127.0.0.1:8550', 'listen');
   const publicUrl = root.publicUrl === undefined ? undefined : httpUrl(root.publicUrl, 'publicUrl');
@@ -77,6 +80,10 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
   if (networks.length === 0 && ipfs === undefined) throw new ConfigError('networks', 'configure at least one network');
   const devKey = root.devKey === undefined ? false : bool(root.devKey, 'devKey');
   const { log, metrics } = parseObservability(root, parseListen);
+  const cache = parseCache(root.cache, 'cache');
+  if (cache.enabled && cache.kind === 'redis' && redis === undefined) {
+    throw new ConfigError('cache.kind', '"redis" needs the redis section (url, prefix)');
+  }
   const config: GatewayConfig = {
     listen,
     publicUrl,
@@ -90,6 +97,7 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
     devKey,
     log,
     metrics,
+    cache,
   };
   return deepFreeze(config);
 }
@@ -177,7 +185,18 @@ function parseRedis(raw: unknown, at: string): RedisSettings {
 
 function parseNetwork(raw: unknown, at: string): NetworkSettings {
   const n = obj(raw, at);
-  allowOnly(n, at, ['name', 'family', 'chainId', 'dev', 'hosts', 'pathPrefix', 'upstreams', 'maxEventsChunkSize']);
+  allowOnly(n, at, [
+    'name',
+    'family',
+    'chainId',
+    'dev',
+    'hosts',
+    'pathPrefix',
+    'upstreams',
+    'partners',
+    'policy',
+    'maxEventsChunkSize',
+  ]);
   const name = str(n.name, `${at}.name`);
   if (!NAME.test(name)) throw new ConfigError(`${at}.name`, 'use lowercase letters, digits and dashes (at most 63)');
   const family = str(n.family, `${at}.family`) as NetworkFamily;
@@ -198,7 +217,50 @@ function parseNetwork(raw: unknown, at: string): NetworkSettings {
     hosts,
     pathPrefix,
     upstreams: ups.map((u, i) => parseUpstream(u, `${at}.upstreams[${i}]`)),
+    partners:
+      n.partners === undefined
+        ? []
+        : list(n.partners, `${at}.partners`).map((u, i) => {
+            const partner = parseUpstream(u, `${at}.partners[${i}]`);
+            if (partner.embedded) throw new ConfigError(`${at}.partners[${i}].embedded`, 'a partner is a provider URL');
+            return partner;
+          }),
+    policy: parsePolicy(n.policy, `${at}.policy`),
     maxEventsChunkSize: int(n.maxEventsChunkSize ?? 1024, `${at}.maxEventsChunkSize`, 1, 1_000_000),
+  };
+}
+
+function parseCache(raw: unknown, at: string): CacheSettings {
+  const c = raw === undefined ? {} : obj(raw, at);
+  allowOnly(c, at, ['enabled', 'kind', 'maxBytes', 'headPollMs']);
+  const kind = c.kind === undefined ? 'memory' : str(c.kind, `${at}.kind`);
+  if (kind !== 'memory' && kind !== 'redis') throw new ConfigError(`${at}.kind`, 'must be "memory" or "redis"');
+  return {
+    enabled: c.enabled === undefined ? true : bool(c.enabled, `${at}.enabled`),
+    kind,
+    maxBytes: int(c.maxBytes ?? 64 * 1024 * 1024, `${at}.maxBytes`, 1024, 2 ** 40),
+    headPollMs: int(c.headPollMs ?? 1_000, `${at}.headPollMs`, 50, 600_000),
+  };
+}
+
+function parsePolicy(raw: unknown, at: string): UpstreamPolicy {
+  const p = raw === undefined ? {} : obj(raw, at);
+  allowOnly(p, at, ['probeIntervalMs', 'retries', 'hedge', 'breakerFailures', 'breakerOpenMs', 'methodTimeoutsMs']);
+  const timeouts = p.methodTimeoutsMs === undefined ? {} : obj(p.methodTimeoutsMs, `${at}.methodTimeoutsMs`);
+  const methodTimeoutsMs: Record<string, number> = {};
+  for (const [method, ms] of Object.entries(timeouts)) {
+    if (!/^[a-z][A-Za-z0-9_]*$/.test(method)) {
+      throw new ConfigError(`${at}.methodTimeoutsMs`, `"${method}" is not a JSON-RPC method name`);
+    }
+    methodTimeoutsMs[method] = int(ms, `${at}.methodTimeoutsMs.${method}`, 50, 600_000);
+  }
+  return {
+    probeIntervalMs: int(p.probeIntervalMs ?? 2_000, `${at}.probeIntervalMs`, 100, 600_000),
+    retries: int(p.retries ?? 2, `${at}.retries`, 0, 10),
+    hedge: p.hedge === undefined ? true : bool(p.hedge, `${at}.hedge`),
+    breakerFailures: int(p.breakerFailures ?? 5, `${at}.breakerFailures`, 1, 1_000),
+    breakerOpenMs: int(p.breakerOpenMs ?? 1_000, `${at}.breakerOpenMs`, 10, 600_000),
+    methodTimeoutsMs,
   };
 }
 

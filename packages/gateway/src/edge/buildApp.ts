@@ -163,7 +163,7 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
     method: ['GET', 'HEAD'],
     url: '/health',
     handler: async (_req, reply) => {
-      const report = await healthReport(deps.networks, 2_000, ipfs ? [ipfs] : []);
+      const report = healthReport(deps.networks, ipfs ? [ipfs] : []);
       return reply.code(report.ok ? 200 : 503).send(report.body);
     },
   });

@@ -45,5 +45,6 @@ export function createRequestContext(
     signal: init.signal,
     log: init.log,
     startedAt,
+    enableFailover: req.headers['enable-failover'] === 'true',
   };
 }

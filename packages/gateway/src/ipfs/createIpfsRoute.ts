@@ -39,10 +39,15 @@ export interface IpfsRoute {
   serve(key: string, req: IncomingMessage, res: ServerResponse, rest: string): void;
   /** Bytes the key stores: the sum of its pins' sizes (the upload quota's measure). */
   storedBytes(key: string): Promise<number>;
-  /** For /health: whether the upstream answers within `timeoutMs`. */
-  probe(
-    timeoutMs: number,
-  ): Promise<{ name: string; family: string; upstreams: Array<{ name: string; healthy: boolean }> }>;
+  /**
+   * For /health: the background probe's last answer (every 5 s the upstream is asked `version`,
+   * 2 s at most); reading it sends nothing upstream. Unhealthy after two failed probes in a row.
+   */
+  health(): {
+    name: string;
+    family: string;
+    upstreams: Array<{ name: string; healthy: boolean; lastProbeAt?: string }>;
+  };
   close(): Promise<void>;
 }
 
@@ -107,6 +112,29 @@ export function createIpfsRoute(deps: IpfsRouteDeps): IpfsRoute {
     await serveIpfsCommand(key, req, res, rest, ctx);
   };
 
+  // background health: /health reads the last answer and never reaches the upstream itself. One
+  // failed probe (a busy event loop can time one out) is confirmed by a second one a second later
+  // before the upstream is reported unhealthy; one answer makes it healthy again.
+  const probe = { healthy: true, at: 0, failures: 0 };
+  let probeTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const probeOnce = (): void => {
+    callUpstream(upstream, 'version', {}, { maxBytes: 65_536, signal: AbortSignal.timeout(2_000) })
+      .then(
+        (a) => a.status === 200,
+        () => false,
+      )
+      .then((answered) => {
+        probe.failures = answered ? 0 : probe.failures + 1;
+        probe.healthy = probe.failures < 2;
+        probe.at = Date.now();
+        if (closed) return;
+        probeTimer = setTimeout(probeOnce, probe.failures === 1 ? 1_000 : 5_000);
+        probeTimer.unref();
+      });
+  };
+  probeOnce();
+
   return {
     match: matchHostOrPrefix(settings.hosts, settings.pathPrefix),
     serve(key, req, res, rest) {
@@ -115,19 +143,22 @@ export function createIpfsRoute(deps: IpfsRouteDeps): IpfsRoute {
     async storedBytes(key) {
       return (await pins()).storedBytes(key);
     },
-    async probe(timeoutMs) {
-      const healthy = await callUpstream(
-        upstream,
-        'version',
-        {},
-        { maxBytes: 65_536, signal: AbortSignal.timeout(timeoutMs) },
-      ).then(
-        (a) => a.status === 200,
-        () => false,
-      );
-      return { name: 'ipfs', family: 'ipfs', upstreams: [{ name: settings.upstream.name, healthy }] };
+    health() {
+      return {
+        name: 'ipfs',
+        family: 'ipfs',
+        upstreams: [
+          {
+            name: settings.upstream.name,
+            healthy: probe.healthy,
+            ...(probe.at ? { lastProbeAt: new Date(probe.at).toISOString() } : {}),
+          },
+        ],
+      };
     },
     async close() {
+      closed = true;
+      clearTimeout(probeTimer);
       upstream.agent.destroy();
       await closeMemory?.();
     },

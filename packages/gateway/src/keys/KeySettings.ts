@@ -28,6 +28,11 @@ export interface KeySettings {
   /** Per-key limits below the plan's (null: the plan's). */
   readonly creditsPerSecond: number | null;
   readonly creditsPerDay: number | null;
+  /**
+   * Failover protection for every request of this key, as if each sent `Enable-Failover: true`
+   * (only where the key's plan includes failover protection).
+   */
+  readonly enableFailover: boolean;
 }
 
 /** At most this many entries per allowlist. */
@@ -46,4 +51,5 @@ export const OPEN_SETTINGS: KeySettings = Object.freeze({
   requireJwt: false,
   creditsPerSecond: null,
   creditsPerDay: null,
+  enableFailover: false,
 });

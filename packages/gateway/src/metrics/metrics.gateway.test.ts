@@ -48,7 +48,11 @@ const rpcUrl = (key: string) => `${t.gw.networks['eth-devnet']!.http}/v3/${key}`
 
 beforeAll(async () => {
   t = await startTestGateway({
-    extra: { ipfs: { pathPrefix: '/ipfs', upstream: { name: 'ipfs-node', embedded: 'ipfs-node' } } },
+    extra: {
+      ipfs: { pathPrefix: '/ipfs', upstream: { name: 'ipfs-node', embedded: 'ipfs-node' } },
+      // every call below reaches the upstream (the cache's own metrics are tested in cache/)
+      cache: { enabled: false },
+    },
   });
   a = await createTestKey(t.gw);
   // b: methods allowlisted, and a day's credits that cover one eth_blockNumber only

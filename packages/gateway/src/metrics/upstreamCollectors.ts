@@ -1,33 +1,87 @@
-import type { Network } from '../network/createNetwork.js';
+import type { Network, UpstreamHealth } from '../network/createNetwork.js';
 import type { CollectorSpec, MetricSample } from './createGatewayMetrics.js';
 
+const BREAKER = { closed: 0, 'half-open': 1, open: 2 } as const;
+
 /**
- * The upstreams' passive health, read from each upstream's `health()` snapshot at scrape time
- * (no upstream traffic): `nodegate_upstream_healthy{network,upstream}` (1 or 0) and
- * `nodegate_upstream_consecutive_failures{network,upstream}`.
+ * The upstreams' health, read from each network's background snapshot at scrape time (no
+ * upstream traffic): `nodegate_upstream_healthy`, `nodegate_upstream_breaker_state` (0 closed,
+ * 1 half-open, 2 open), `nodegate_upstream_score` (lower is better), `nodegate_upstream_head_lag`
+ * (blocks behind the best upstream), `nodegate_upstream_latency_ewma_ms`,
+ * `nodegate_upstream_consecutive_failures`, each by `{network, upstream, role}`; and
+ * `nodegate_failovers_total{network, kind}` (`upstream`: answered by another upstream than the
+ * preferred one; `partner`: by a failover partner).
  *
  * @example
  * for (const c of upstreamCollectors(networks)) metrics.addCollector(c);
  */
 export function upstreamCollectors(networks: readonly Network[]): CollectorSpec[] {
-  const each = (value: (h: ReturnType<Network['upstreams'][number]['health']>) => number) => (): MetricSample[] =>
+  const each = (value: (h: UpstreamHealth) => number | undefined) => (): MetricSample[] =>
     networks.flatMap((n) =>
-      n.upstreams.map((u) => ({ labels: { network: n.settings.name, upstream: u.name }, value: value(u.health()) })),
+      n.health().flatMap((h) => {
+        const v = value(h);
+        return v === undefined
+          ? []
+          : [{ labels: { network: n.settings.name, upstream: h.name, role: h.role }, value: v }];
+      }),
     );
+  const labelNames = ['network', 'upstream', 'role'];
   return [
     {
       name: 'nodegate_upstream_healthy',
-      help: 'Whether the upstream takes traffic (0 after consecutive transport failures, until a call succeeds)',
+      help: 'Whether the upstream takes traffic (its breaker is not open and its last health probe answered)',
       type: 'gauge',
-      labelNames: ['network', 'upstream'],
+      labelNames,
       collect: each((h) => (h.healthy ? 1 : 0)),
     },
     {
-      name: 'nodegate_upstream_consecutive_failures',
-      help: 'Transport failures in a row of the upstream',
+      name: 'nodegate_upstream_breaker_state',
+      help: 'Circuit breaker of the upstream: 0 closed, 1 half-open, 2 open',
       type: 'gauge',
-      labelNames: ['network', 'upstream'],
+      labelNames,
+      collect: each((h) => BREAKER[h.breaker]),
+    },
+    {
+      name: 'nodegate_upstream_score',
+      help: 'Routing score of the upstream (latency x errors x head lag; lower is better)',
+      type: 'gauge',
+      labelNames,
+      collect: each((h) => h.score),
+    },
+    {
+      name: 'nodegate_upstream_head_lag',
+      help: 'Blocks the upstream is behind the best upstream of its network',
+      type: 'gauge',
+      labelNames,
+      collect: each((h) => h.lag),
+    },
+    {
+      name: 'nodegate_upstream_latency_ewma_ms',
+      help: 'Latency of the upstream, exponentially weighted, milliseconds',
+      type: 'gauge',
+      labelNames,
+      collect: each((h) => h.latencyMs),
+    },
+    {
+      name: 'nodegate_upstream_consecutive_failures',
+      help: 'Failures in a row of the upstream',
+      type: 'gauge',
+      labelNames,
       collect: each((h) => h.consecutiveFailures),
+    },
+    {
+      name: 'nodegate_failovers_total',
+      help: 'Answers from another upstream than the preferred one (kind=upstream) or from a failover partner (kind=partner)',
+      type: 'counter',
+      labelNames: ['network', 'kind'],
+      collect: () =>
+        networks.flatMap((n) => {
+          const f = n.failovers();
+          return [
+            { labels: { network: n.settings.name, kind: 'upstream' }, value: f.upstream },
+            { labels: { network: n.settings.name, kind: 'partner' }, value: f.partner },
+          ];
+        }),
     },
   ];
 }

@@ -45,4 +45,6 @@ export interface RequestContext {
   readonly log: Logger;
   /** Epoch milliseconds when the request arrived. */
   readonly startedAt: number;
+  /** The request asked for failover protection (`Enable-Failover: true`); the key's plan decides. */
+  readonly enableFailover: boolean;
 }

@@ -15,6 +15,10 @@ export interface RpcCall {
   result: unknown;
   /** The upstream that answered. */
   upstream: string | undefined;
+  /** Set by the cache stage for a cacheable call: answered from the cache or not. */
+  cache?: 'HIT' | 'MISS' | undefined;
+  /** Set when a failover partner answered (failover protection). */
+  failover?: 'partner' | undefined;
   /** Credits charged for it (0 when it was not forwarded). */
   credits: number;
 }

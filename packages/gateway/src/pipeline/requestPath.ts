@@ -10,6 +10,7 @@ import { wireError } from '../wire/wireError.js';
 import type { RequestContext } from './RequestContext.js';
 import type { RpcCall } from './RpcCall.js';
 import { authenticate } from './stages/authenticate.js';
+import type { CacheStage } from './stages/createCacheStage.js';
 import { chargeCredits } from './stages/chargeCredits.js';
 import { createLimitGuard } from './stages/createLimitGuard.js';
 import { forwardCall, type KeyGate } from './stages/forwardCall.js';
@@ -18,6 +19,9 @@ import { recordUsage } from './stages/recordUsage.js';
 import { refused } from './stages/refused.js';
 import { restrictCaller } from './stages/restrictCaller.js';
 import { restrictCalls } from './stages/restrictCalls.js';
+
+const CACHE_HIT: Readonly<Record<string, string>> = Object.freeze({ 'x-cache': 'HIT' });
+const CACHE_MISS: Readonly<Record<string, string>> = Object.freeze({ 'x-cache': 'MISS' });
 
 /** The longest a held key's refusal waits before it is written. */
 const HELD_PAUSE_MS = 1_000;
@@ -42,6 +46,8 @@ export interface RequestPathDeps {
   readonly gate: KeyGate;
   readonly usage: UsageRecorder;
   readonly maxBatch: number;
+  /** The response cache around "forward" (absent: no cache). */
+  readonly cache?: CacheStage | undefined;
 }
 
 /** What to write back for a JSON-RPC body: the HTTP status and the body (none for notifications only). */
@@ -86,7 +92,7 @@ export type SpecialForward = (call: RpcCall) => Promise<void> | undefined;
  * const reply = await path.answerRpc(ctx, network, body);
  */
 export function createRequestPath(deps: RequestPathDeps) {
-  const { keys, limiter, gate, usage, maxBatch } = deps;
+  const { keys, limiter, gate, usage, maxBatch, cache } = deps;
   const guard = createLimitGuard();
   const callContexts = new WeakMap<Network, { http: CallContext; ws: CallContext }>();
   const callContextOf = (network: Network, transport: RequestContext['transport']): CallContext => {
@@ -152,7 +158,11 @@ export function createRequestPath(deps: RequestPathDeps) {
         billable.push(c);
         credits += c.prepared!.policy.credits;
       }
-      const forward = (c: RpcCall) => special?.(c) ?? forwardCall(ctx, network, gate, c);
+      const forward = (c: RpcCall) =>
+        special?.(c) ??
+        (cache === undefined
+          ? forwardCall(ctx, network, gate, c)
+          : cache.around(network, c, () => forwardCall(ctx, network, gate, c)));
       try {
         await chargeCredits(ctx, limiter, guard, credits);
         for (const c of billable) c.credits = c.prepared!.policy.credits;
@@ -166,6 +176,24 @@ export function createRequestPath(deps: RequestPathDeps) {
         for (const c of billable) c.error = err;
       }
       if (!batch && status === 200 && calls[0]!.error !== undefined) status = wireError(calls[0]!.error).status;
+      // X-Cache: HIT when every call was answered from the cache
+      if (cache !== undefined && billable.length > 0) {
+        let hit = true;
+        for (const c of billable) if (c.cache !== 'HIT') hit = false;
+        headers =
+          Object.keys(headers).length === 0
+            ? hit
+              ? CACHE_HIT
+              : CACHE_MISS
+            : { ...headers, 'x-cache': hit ? 'HIT' : 'MISS' };
+      }
+      // an answer (or a batch item) from a failover partner says so
+      for (const c of billable) {
+        if (c.failover === 'partner') {
+          headers = { ...headers, 'x-nodegate-failover': 'partner' };
+          break;
+        }
+      }
       if (status === 403 && batch) status = 200;
 
       const responses: string[] = [];
@@ -184,7 +212,7 @@ export function createRequestPath(deps: RequestPathDeps) {
         recordUsage(
           ctx,
           usage,
-          outcome(c.method, status, c.error, c.credits, c.upstream, body.length * share, outLength * share),
+          outcome(c.method, status, c.error, c.credits, c.upstream, body.length * share, outLength * share, c.failover),
         );
       }
       return { status, body: text, headers };
@@ -206,6 +234,7 @@ function outcome(
   upstream: string | undefined,
   bytesIn: number,
   bytesOut: number,
+  failover?: 'partner' | undefined,
 ) {
   return {
     method,
@@ -213,6 +242,7 @@ function outcome(
     error,
     credits,
     upstream,
+    failover,
     bytesIn: Math.round(bytesIn),
     bytesOut: Math.round(bytesOut),
   };

@@ -12,10 +12,13 @@ export class UpstreamTransportError extends Error {
     readonly failure: TransportFailure,
     message: string,
     readonly maybeDelivered: boolean,
-    options: { cause?: unknown; status?: number } = {},
+    options: { cause?: unknown; status?: number; retryAfterMs?: number | undefined } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
   readonly status: number | undefined;
+  /** How long the upstream asked to wait (its `Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined;
 }

@@ -104,8 +104,9 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       }
       let status: number;
       let text: string;
+      let retryAfter: string | undefined;
       try {
-        ({ status, text } = await postJson(pool, path, headerList, body, signal));
+        ({ status, text, retryAfter } = await postJson(pool, path, headerList, body, signal));
       } catch (err) {
         // the client went away: not the upstream's failure
         if (signal?.aborted) throw new ClientGoneError();
@@ -117,9 +118,7 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
             'http-status',
             `upstream answered HTTP ${status}`,
             status !== 429 && status !== 503,
-            {
-              status,
-            },
+            { status, retryAfterMs: retryAfterMs(retryAfter) },
           ),
         );
       }
@@ -162,6 +161,14 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       await pool.close();
     },
   };
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
 function classify(err: unknown, timeoutMs: number): UpstreamTransportError {

@@ -5,6 +5,8 @@ import { onAbort } from '../abort/onAbort.js';
 export interface PostedJson {
   readonly status: number;
   readonly text: string;
+  /** The `Retry-After` header of a 429 or 503 answer, when there was one. */
+  readonly retryAfter?: string | undefined;
 }
 
 /**
@@ -39,6 +41,7 @@ export function postJson(
 /** undici's handler interface (the callbacks `dispatch` drives), collecting one JSON answer. */
 class PostHandler implements Dispatcher.DispatchHandler {
   private status = 0;
+  private retryAfter: string | undefined;
   private chunks: Buffer[] = [];
   private abort: ((reason?: Error) => void) | undefined;
   private readonly cancelAbort: (() => void) | undefined;
@@ -56,8 +59,14 @@ class PostHandler implements Dispatcher.DispatchHandler {
     if (this.signal?.aborted) abort(this.signal.reason as Error);
   }
 
-  onHeaders(statusCode: number): boolean {
+  onHeaders(statusCode: number, headers?: Buffer[] | string[] | null): boolean {
     this.status = statusCode;
+    // read only on the answers that may carry it (no header parsing on the hot path)
+    if ((statusCode === 429 || statusCode === 503) && Array.isArray(headers)) {
+      for (let i = 0; i + 1 < headers.length; i += 2) {
+        if (String(headers[i]).toLowerCase() === 'retry-after') this.retryAfter = String(headers[i + 1]);
+      }
+    }
     return true;
   }
 
@@ -71,7 +80,11 @@ class PostHandler implements Dispatcher.DispatchHandler {
     const chunks = this.chunks;
     const text =
       chunks.length === 1 ? chunks[0]!.toString('utf8') : chunks.length === 0 ? '' : Buffer.concat(chunks).toString();
-    this.resolve({ status: this.status, text });
+    this.resolve(
+      this.retryAfter === undefined
+        ? { status: this.status, text }
+        : { status: this.status, text, retryAfter: this.retryAfter },
+    );
   }
 
   onError(err: Error): void {

@@ -28,6 +28,8 @@ export interface UsageEvent {
   readonly bytesOut: number;
   /** The upstream that answered, when one did. */
   readonly upstream: string | undefined;
+  /** `partner` when a failover partner answered (failover protection). */
+  readonly failover?: 'partner' | undefined;
   /** Epoch milliseconds when the request arrived. */
   readonly at: number;
   readonly requestId: string;

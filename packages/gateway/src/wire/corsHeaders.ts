@@ -6,7 +6,7 @@
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'X-Stream-Output, X-Chunked-Output, X-Content-Length, X-Stream-Error, X-Request-Id, Retry-After',
+    'X-Stream-Output, X-Chunked-Output, X-Content-Length, X-Stream-Error, X-Request-Id, Retry-After, X-Nodegate-Failover, X-Cache',
 } as const;
 
 /** The answer to a CORS preflight of a JSON-RPC endpoint. */

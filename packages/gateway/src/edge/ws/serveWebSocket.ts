@@ -175,7 +175,9 @@ export function createWebSocketEdge(deps: {
             const params = call.prepared!.upstreamParams;
             if (!subscribe) {
               const id = h.family.unsubscribeId(params);
-              call.result = mine.delete(id) && h.unsubscribe(id);
+              const ended = mine.delete(id) && h.unsubscribe(id);
+              if (!ended && h.family.unknownSubscription) throw h.family.unknownSubscription();
+              call.result = ended;
               return;
             }
             if (mine.size + pendingSubscribes >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {

@@ -31,14 +31,20 @@ export async function forwardCall(ctx: RequestContext, network: Network, gate: K
           retryAfterSeconds: 1,
         });
       }));
-    const { result, upstream } = await network.forward(
+    // failover protection: the key's plan includes it and the request asked for it
+    // (asked by the request's Enable-Failover header or by the key's enableFailover setting)
+    const partners =
+      (ctx.enableFailover || ctx.key!.record.settings.enableFailover) && ctx.key!.plan.failoverProtection;
+    const { result, upstream, failover } = await network.forward(
       prepared.upstreamMethod,
       prepared.upstreamParams,
       prepared.policy,
       prepared.finish === undefined,
       ctx.signal,
+      { deadline: ctx.deadline, partners },
     );
     call.upstream = upstream;
+    if (failover) call.failover = failover;
     call.result = prepared.finish ? prepared.finish(result) : result;
   } catch (err) {
     call.error = err;

@@ -11,6 +11,7 @@ export interface UsageOutcome {
   readonly error: unknown;
   readonly credits: number;
   readonly upstream: string | undefined;
+  readonly failover?: 'partner' | undefined;
   readonly bytesIn: number;
   readonly bytesOut: number;
 }
@@ -46,6 +47,7 @@ export function recordUsage(ctx: RequestContext, usage: UsageRecorder, outcome: 
     bytesIn: outcome.bytesIn,
     bytesOut: outcome.bytesOut,
     upstream: outcome.upstream,
+    failover: outcome.failover,
     at: ctx.startedAt,
     requestId: ctx.requestId,
   });

@@ -1,0 +1,130 @@
+import type { MethodTraits } from '../families/types.js';
+import type { HeadTracker } from './createHeadTracker.js';
+import type { CacheEntryOptions } from './ResponseCache.js';
+
+/** How long entries live: final ones an hour, ones that a reorg could still replace ten minutes, head ones two seconds. */
+export const TTL = { final: 3_600_000, unfinal: 600_000, head: 2_000 } as const;
+
+/** Whether and how one call may be answered from the cache. */
+export interface CachePlan {
+  /** The cache key (network, method, params; never the API key). */
+  readonly key: string;
+  /** Decides, from the result, whether and how to keep it (undefined: do not keep). */
+  readonly keep: (result: unknown) => CacheEntryOptions | undefined;
+}
+
+const isHexNumber = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(v);
+const isHash = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v);
+const tagOf = (hash: string) => `blk:${hash.toLowerCase()}`;
+
+/** Where a by-block call's block parameter is (Ethereum positional params). */
+const BLOCK_PARAM: Readonly<Record<string, number>> = {
+  eth_getBalance: 1,
+  eth_getCode: 1,
+  eth_getTransactionCount: 1,
+  eth_getStorageAt: 2,
+  eth_getProof: 2,
+  eth_call: 1,
+  eth_getBlockByNumber: 0,
+  eth_getTransactionByBlockNumberAndIndex: 0,
+  eth_getBlockReceipts: 0,
+  eth_getBlockTransactionCountByNumber: 0,
+  eth_getUncleByBlockNumberAndIndex: 0,
+  eth_getUncleCountByBlockNumber: 0,
+};
+
+/**
+ * Decides for an Ethereum call whether the cache may answer it, from its method table row
+ * (`cache`): `immutable` lookups by hash are kept once their block is final (an hour), or tagged
+ * with their block's hash until then (a reorg drops them); `by-block` calls are kept when they
+ * name a block at or below `finalized` (by number, `earliest`, or EIP-1898 `{blockNumber}`), or a
+ * recent block by its hash (tagged); `head` calls only on production networks, tagged with the
+ * current head (the next head drops them). Calls with `latest`, `pending` or `safe`, null results
+ * and errors are never kept. `epoch` is part of the key: dev networks bump it on every write or
+ * dev method, so nothing cached survives a change the gateway saw.
+ */
+export function planCacheEntry(
+  network: string,
+  method: string,
+  params: unknown,
+  traits: MethodTraits,
+  heads: HeadTracker | undefined,
+  epoch: number,
+  dev: boolean,
+): CachePlan | undefined {
+  if (traits.kind !== 'read' || traits.cache === 'never' || heads === undefined) return undefined;
+  const list = Array.isArray(params) ? params : [];
+  const key = `${network}|${epoch}|${method}|${JSON.stringify(list)}`;
+  const finalized = heads.finalized();
+  const byNumber = (n: number): CacheEntryOptions | undefined => {
+    if (finalized !== undefined && n <= finalized) return { ttlMs: TTL.final };
+    const hash = heads.hashAt(n);
+    const latest = heads.latest();
+    return hash !== undefined && latest !== undefined && n <= latest.number
+      ? { ttlMs: TTL.unfinal, tag: tagOf(hash) }
+      : undefined;
+  };
+  switch (traits.cache) {
+    case 'immutable': {
+      if (list.length === 0) return { key, keep: () => ({ ttlMs: TTL.final }) };
+      return {
+        key,
+        keep: (result) => {
+          if (result === null || typeof result !== 'object') {
+            // a count or a value by block hash: tied to that block
+            return result !== null && isHash(list[0]) ? { ttlMs: TTL.unfinal, tag: tagOf(list[0]) } : undefined;
+          }
+          const r = result as Record<string, unknown>;
+          const number = r.blockNumber ?? r.number;
+          const hash = r.blockHash ?? r.hash;
+          if (!isHexNumber(number)) return undefined; // pending: not in a block yet
+          const n = Number.parseInt(number, 16);
+          if (finalized !== undefined && n <= finalized) return { ttlMs: TTL.final };
+          return isHash(hash) ? { ttlMs: TTL.unfinal, tag: tagOf(hash) } : undefined;
+        },
+      };
+    }
+    case 'by-block': {
+      const at = BLOCK_PARAM[method];
+      if (at === undefined) return undefined;
+      const b = list[at];
+      let decided: CacheEntryOptions | undefined;
+      if (b === 'earliest') decided = { ttlMs: TTL.final };
+      else if (isHexNumber(b)) decided = byNumber(Number.parseInt(b, 16));
+      else if (typeof b === 'object' && b !== null) {
+        const o = b as Record<string, unknown>;
+        if (isHash(o.blockHash)) decided = { ttlMs: TTL.unfinal, tag: tagOf(o.blockHash) };
+        else if (isHexNumber(o.blockNumber)) decided = byNumber(Number.parseInt(o.blockNumber, 16));
+      }
+      if (decided === undefined) return undefined;
+      const options = decided;
+      return {
+        key,
+        keep: (result) => {
+          if (result === null) return undefined;
+          // a block read by number must be the one the tag names (the node may already be past a
+          // reorg the tracker has not seen yet)
+          const hash = (result as { hash?: unknown }).hash;
+          if (
+            options.tag !== undefined &&
+            method === 'eth_getBlockByNumber' &&
+            isHash(hash) &&
+            tagOf(hash) !== options.tag
+          )
+            return undefined;
+          return options;
+        },
+      };
+    }
+    case 'head': {
+      const head = heads.latest();
+      if (dev || head === undefined) return undefined;
+      return {
+        key: `${key}|${head.hash}`,
+        keep: (result) => (result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}` }),
+      };
+    }
+    default:
+      return undefined;
+  }
+}
