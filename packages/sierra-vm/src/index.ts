@@ -1,0 +1,59 @@
+export { compressFelts } from './compressFelts.js';
+export { FALLTHROUGH_TARGET, FIELD_PRIME, LONG_GENERIC_IDS, SHORT_STRING_BOUND } from './constants.js';
+export { decodeGenericId } from './decodeGenericId.js';
+export { decodeSierraProgram } from './decodeSierraProgram.js';
+export { decompressFelts } from './decompressFelts.js';
+export { type DeserializeOptions, deserializeSierraProgram } from './deserializeSierraProgram.js';
+export { encodeGenericId } from './encodeGenericId.js';
+export { encodeSierraProgram } from './encodeSierraProgram.js';
+export { longGenericIdsFromDebugInfo, type SierraDebugInfo } from './longGenericIdsFromDebugInfo.js';
+export { parseFelts } from './parseFelts.js';
+export { SierraDecodeError } from './SierraDecodeError.js';
+export { type SerializeOptions, serializeSierraProgram } from './serializeSierraProgram.js';
+export { starknetKeccak } from './starknetKeccak.js';
+export type {
+  BranchInfo,
+  BranchTarget,
+  DeclaredTypeInfo,
+  DecodedSierraProgram,
+  FunctionSignature,
+  GenericArg,
+  LibfuncDeclaration,
+  Param,
+  SierraFunction,
+  SierraProgram,
+  Statement,
+  TypeDeclaration,
+  VersionId,
+} from './types.js';
+export { wordsPerFelt } from './wordsPerFelt.js';
+export { buildTypeRegistry } from './vm/buildTypeRegistry.js';
+export { constValue } from './vm/constValue.js';
+export { BYTE_ARRAY_MAGIC, decodePanicData } from './vm/decodePanicData.js';
+export { decodeShortString } from './vm/decodeShortString.js';
+export { findHandlerFactory } from './vm/findHandlerFactory.js';
+export { isPanicResult } from './vm/isPanicResult.js';
+export { type ParsedSierraText, parseSierraText } from './vm/parseSierraText.js';
+export { type PreparedProgram, type PreparedStatement, prepareProgram } from './vm/prepareProgram.js';
+export { runFunction } from './vm/runFunction.js';
+export { SierraRunError } from './vm/SierraRunError.js';
+export type {
+  ArrayValue,
+  DictEntryValue,
+  DictValue,
+  EmittedEvent,
+  EnumValue,
+  HandlerFactory,
+  LibfuncEnv,
+  LibfuncHandler,
+  PanicInfo,
+  RunContext,
+  RunOptions,
+  RunResult,
+  TypeEntry,
+  TypeInfo,
+  TypeRegistry,
+  Value,
+} from './vm/types.js';
+export { unsupportedLibfuncs } from './vm/unsupportedLibfuncs.js';
+export { valueToCells } from './vm/valueToCells.js';

@@ -1,0 +1,44 @@
+// Small helpers shared by the libfunc handler families (internal, not exported from the package).
+import { FIELD_PRIME } from '../../constants.js';
+import type { LibfuncDeclaration } from '../../types.js';
+import { SierraRunError } from '../SierraRunError.js';
+import type { EnumValue, Value } from '../types.js';
+
+/** `x mod P` in `[0, P)`. */
+export const modP = (x: bigint): bigint => {
+  const r = x % FIELD_PRIME;
+  return r < 0n ? r + FIELD_PRIME : r;
+};
+
+/** The `i`-th generic argument of a libfunc, which must be a concrete type. */
+export const typeArg = (decl: LibfuncDeclaration, i: number): number => {
+  const a = decl.genericArgs[i];
+  if (a?.kind !== 'type') throw new SierraRunError(`${decl.genericId}: generic argument ${i} is not a type`);
+  return a.id;
+};
+
+/** The `i`-th generic argument of a libfunc, which must be a value. */
+export const valueArg = (decl: LibfuncDeclaration, i: number): bigint => {
+  const a = decl.genericArgs[i];
+  if (a?.kind !== 'value') throw new SierraRunError(`${decl.genericId}: generic argument ${i} is not a value`);
+  return a.value;
+};
+
+/** The shared `bool` values (`Enum<ut@bool, (), ()>`): false is variant 0. */
+export const FALSE: EnumValue = Object.freeze({ tag: 0, value: Object.freeze([]) as unknown as Value[] });
+export const TRUE: EnumValue = Object.freeze({ tag: 1, value: Object.freeze([]) as unknown as Value[] });
+
+/** A value the handler expects to be a bigint. */
+export const big = (v: Value | undefined): bigint => {
+  if (typeof v !== 'bigint') throw new SierraRunError(`expected an integer value, got ${String(v)}`);
+  return v;
+};
+
+/** Integer square root (floor). */
+export const isqrt = (n: bigint): bigint => {
+  if (n < 2n) return n;
+  let x = BigInt(Math.floor(Math.sqrt(Number(n))));
+  while (x * x > n) x--;
+  while ((x + 1n) * (x + 1n) <= n) x++;
+  return x;
+};

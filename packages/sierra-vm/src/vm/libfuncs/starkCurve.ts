@@ -1,0 +1,138 @@
+// The Stark curve y² = x³ + x + β over the felt252 field, in affine coordinates, and the Pedersen hash
+// (internal helpers of the EC and Pedersen handlers).
+import { FIELD_PRIME as P } from '../../constants.js';
+import { modP } from './common.js';
+
+/** A curve point; `null` is the point at infinity. */
+export type CurvePoint = readonly [bigint, bigint] | null;
+
+export const BETA = 0x6f21413efbe40de150e596d72f7a8c5609ad26c15c915c1f4cdfcb99cee9e89n;
+
+export const inv = (a: bigint): bigint => {
+  let [r0, r1, s0, s1] = [P, modP(a), 0n, 1n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [s0, s1] = [s1, s0 - q * s1];
+  }
+  return modP(s0);
+};
+
+export const onCurve = (x: bigint, y: bigint): boolean => modP(y * y - (x * x * x + x + BETA)) === 0n;
+
+export function add(p: CurvePoint, q: CurvePoint): CurvePoint {
+  if (p === null) return q;
+  if (q === null) return p;
+  const [x1, y1] = p;
+  const [x2, y2] = q;
+  let m: bigint;
+  if (x1 === x2) {
+    if (modP(y1 + y2) === 0n) return null;
+    m = modP((3n * x1 * x1 + 1n) * inv(2n * y1));
+  } else m = modP((y2 - y1) * inv(x2 - x1));
+  const x3 = modP(m * m - x1 - x2);
+  return [x3, modP(m * (x1 - x3) - y1)];
+}
+
+export function mul(k: bigint, p: CurvePoint): CurvePoint {
+  let r: CurvePoint = null;
+  let q = p;
+  while (k > 0n) {
+    if (k & 1n) r = add(r, q);
+    q = add(q, q);
+    k >>= 1n;
+  }
+  return r;
+}
+
+const modPow = (b: bigint, e: bigint): bigint => {
+  let r = 1n;
+  b = modP(b);
+  while (e > 0n) {
+    if (e & 1n) r = (r * b) % P;
+    b = (b * b) % P;
+    e >>= 1n;
+  }
+  return r;
+};
+
+/** A square root mod P (Tonelli–Shanks), or undefined if `a` is not a square. Returns the smaller root. */
+export function sqrt(a: bigint): bigint | undefined {
+  a = modP(a);
+  if (a === 0n) return 0n;
+  if (modPow(a, (P - 1n) / 2n) !== 1n) return undefined;
+  let q = P - 1n;
+  let s = 0n;
+  while ((q & 1n) === 0n) {
+    q >>= 1n;
+    s++;
+  }
+  let z = 2n;
+  while (modPow(z, (P - 1n) / 2n) !== P - 1n) z++;
+  let m = s;
+  let c = modPow(z, q);
+  let t = modPow(a, q);
+  let r = modPow(a, (q + 1n) / 2n);
+  while (t !== 1n) {
+    let i = 0n;
+    let t2 = t;
+    while (t2 !== 1n) {
+      t2 = (t2 * t2) % P;
+      i++;
+    }
+    const b = modPow(c, 1n << (m - i - 1n));
+    m = i;
+    c = (b * b) % P;
+    t = (t * c) % P;
+    r = (r * b) % P;
+  }
+  // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints
+  return r < P - r ? r : P - r;
+}
+
+const PEDERSEN_POINTS: readonly [bigint, bigint][] = [
+  [
+    2089986280348253421170679821480865132823066470938446095505822317253594081284n,
+    1713931329540660377023406109199410414810705867260802078187082345529207694986n,
+  ],
+  [
+    996781205833008774514500082376783249102396023663454813447423147977397232763n,
+    1668503676786377725805489344771023921079126552019160156920634619255970485781n,
+  ],
+  [
+    2251563274489750535117886426533222435294046428347329203627021249169616184184n,
+    1798716007562728905295480679789526322175868328062420237419143593021674992973n,
+  ],
+  [
+    2138414695194151160943305727036575959195309218611738193261179310511854807447n,
+    113410276730064486255102093846540133784865286929052426931474106396135072156n,
+  ],
+  [
+    2379962749567351885752724891227938183011949129833673362440656643086021394946n,
+    776496453633298175483985398648758586525933812536653089401905292063708816422n,
+  ],
+];
+let tables: [CurvePoint[], CurvePoint[]] | undefined;
+/** For one input: the 248 doublings of the low-bits base, then the 4 of the high-bits base. */
+const table = (low: CurvePoint, high: CurvePoint): CurvePoint[] => {
+  const out: CurvePoint[] = [];
+  let p = low;
+  for (let i = 0; i < 248; i++, p = add(p, p)) out.push(p);
+  p = high;
+  for (let i = 0; i < 4; i++, p = add(p, p)) out.push(p);
+  return out;
+};
+
+/** The Starknet Pedersen hash of two felts: the x of `shift + Σ bits(a)·Pa + Σ bits(b)·Pb`. */
+export function pedersenHash(a: bigint, b: bigint): bigint {
+  tables ??= [table(PEDERSEN_POINTS[1]!, PEDERSEN_POINTS[2]!), table(PEDERSEN_POINTS[3]!, PEDERSEN_POINTS[4]!)];
+  let point: CurvePoint = PEDERSEN_POINTS[0]!;
+  for (const [x, t] of [
+    [a, tables[0]],
+    [b, tables[1]],
+  ] as const) {
+    let v = x;
+    for (let j = 0; v > 0n; j++, v >>= 1n) if (v & 1n) point = add(point, t[j]!);
+  }
+  return point![0];
+}

@@ -1,0 +1,199 @@
+import type { LibfuncDeclaration, SierraProgram } from '../types.js';
+
+/**
+ * A runtime value of the interpreter.
+ *
+ * - `bigint`: felt252 (in `[0, P)`), unsigned and signed integers (signed ones as negative bigints), bounded ints,
+ *   the gas counter (GasBuiltin), class hashes, contract and storage addresses, bytes31;
+ * - `null`: builtins other than gas (RangeCheck, Bitwise, Pedersen…), `Uninitialized<T>`, a null `Nullable<T>`;
+ * - `Value[]`: a struct (its members in order; a zero-sized struct is `[]`);
+ * - {@link EnumValue}: an enum (bool is `Enum<ut@bool, Unit, Unit>`: `{ tag: 0 | 1, value: [] }`);
+ * - {@link ArrayValue}: an `Array<T>` or a `Span<T>`'s inner snapshot.
+ *
+ * `Box<T>`, `Snapshot<T>`, `NonZero<T>` and a non-null `Nullable<T>` are their inner value.
+ */
+export type Value = bigint | null | Value[] | EnumValue | ArrayValue | DictValue | DictEntryValue;
+
+/** An enum value: the variant index and the variant's value. */
+export interface EnumValue {
+  readonly tag: number;
+  readonly value: Value;
+}
+
+/**
+ * An array: a view `[start, end)` of a buffer. Views share buffers (snapshots, pops, slices); appending pushes to
+ * the buffer only when the view ends at its end, and copies otherwise, so no other view ever sees the change.
+ */
+export interface ArrayValue {
+  readonly data: Value[];
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A `Felt252Dict<T>` (and its entries while borrowed): key to value; a missing key reads as the type's zero. */
+export interface DictValue {
+  readonly dict: Map<bigint, Value>;
+  /** The value a missing key holds (`0` of the value type, or null for `Nullable`). */
+  readonly zero: Value;
+}
+
+/** A `Felt252DictEntry<T>`: the dict it was taken from and its key (the dict is updated when it is finalized). */
+export interface DictEntryValue {
+  readonly entryOf: DictValue;
+  readonly key: bigint;
+}
+
+/** An event emitted with `emit_event_syscall`. */
+export interface EmittedEvent {
+  keys: bigint[];
+  data: bigint[];
+}
+
+/** What the interpreter knows of a concrete type. */
+export type TypeInfo =
+  | { kind: 'felt252' }
+  | { kind: 'int'; bits: number; signed: boolean; min: bigint; max: bigint }
+  | { kind: 'boundedInt'; min: bigint; max: bigint }
+  | { kind: 'struct'; members: number[] }
+  | { kind: 'enum'; variants: number[] }
+  | { kind: 'array'; element: number }
+  | { kind: 'wrapper'; wrapper: 'Box' | 'Snapshot' | 'NonZero' | 'Nullable' | 'Uninitialized'; inner: number }
+  | { kind: 'const'; inner: number; args: import('../types.js').GenericArg[] }
+  | { kind: 'builtin'; name: string }
+  | { kind: 'gas' }
+  | { kind: 'dict'; value: number }
+  | { kind: 'dictEntry'; value: number }
+  | { kind: 'other'; genericId: string };
+
+/** A concrete type with its {@link TypeInfo} and layout. */
+export interface TypeEntry {
+  /** The concrete type id. */
+  id: number;
+  genericId: string;
+  info: TypeInfo;
+  /** Size in Cairo memory cells (felts), as the compiler lays the type out (enums: 1 tag cell + largest variant). */
+  size: number;
+}
+
+/** The concrete types of a program, by id. */
+export interface TypeRegistry {
+  readonly types: readonly TypeEntry[];
+  /** The entry of a concrete type id; throws if undeclared. */
+  get(id: number): TypeEntry;
+}
+
+/** Mutable state of one run that libfuncs may read or change. */
+export interface RunContext {
+  /** Gas charged by each successful `withdraw_gas` (see {@link RunOptions.withdrawGasCost}). */
+  readonly withdrawGasCost: bigint;
+  /** Contract storage (address domain 0) read and written by the storage syscalls. */
+  readonly storage: Map<bigint, bigint>;
+  /** Events emitted by `emit_event_syscall`, in order. */
+  readonly events: EmittedEvent[];
+  /** What `get_execution_info*_syscall` returns. */
+  readonly executionInfo: ExecutionInfoOptions;
+  /** Answers `call_contract_syscall` and `library_call_syscall` (see {@link RunOptions.callContract}). */
+  readonly callContract?: CallContractHandler;
+  /** Messages sent with `send_message_to_l1_syscall`, in order. */
+  readonly messages: { toAddress: bigint; payload: bigint[] }[];
+  /** Class hashes passed to `replace_class_syscall`, in order. */
+  readonly replacedClasses: bigint[];
+}
+
+/**
+ * Answers a `call_contract_syscall` (`kind: 'call'`, `target` the contract address) or a `library_call_syscall`
+ * (`kind: 'library'`, `target` the class hash): the returned felts, or `{ revert }` with the revert reason felts.
+ */
+export type CallContractHandler = (call: {
+  kind: 'call' | 'library';
+  target: bigint;
+  selector: bigint;
+  calldata: bigint[];
+}) => bigint[] | { revert: bigint[] };
+
+/** The fields of the execution info the syscalls return (missing ones, and all others, are 0 or empty). */
+export interface ExecutionInfoOptions {
+  callerAddress?: bigint;
+  contractAddress?: bigint;
+  entryPointSelector?: bigint;
+  blockNumber?: bigint;
+  blockTimestamp?: bigint;
+  sequencerAddress?: bigint;
+  version?: bigint;
+  accountAddress?: bigint;
+  transactionHash?: bigint;
+  chainId?: bigint;
+  nonce?: bigint;
+}
+
+/**
+ * A libfunc's behaviour: reads its inputs, writes its outputs to `out` (from index 0) and returns the index of the
+ * branch taken. Never allocates `out`; values it returns may share structure with its inputs (values are immutable).
+ */
+export type LibfuncHandler = (args: readonly Value[], out: Value[], ctx: RunContext) => number;
+
+/** Builds the handler of one concrete libfunc (or throws `SierraRunError` if its generic args are unsupported). */
+export type HandlerFactory = (decl: LibfuncDeclaration, env: LibfuncEnv) => LibfuncHandler;
+
+/** What a handler factory may consult. */
+export interface LibfuncEnv {
+  readonly program: SierraProgram;
+  readonly registry: TypeRegistry;
+}
+
+/** Options of {@link import('./runFunction.js').runFunction}. */
+export interface RunOptions {
+  /**
+   * The gas given to the function's `GasBuiltin` parameter (default 10^9). Cost model: every successful
+   * `withdraw_gas` / `withdraw_gas_all` takes {@link withdrawGasCost}, nothing else costs gas; when less is left the
+   * failure branch is taken (the compiler's code then panics with 'Out of gas').
+   */
+  availableGas?: bigint | number;
+  /** Gas taken by each `withdraw_gas` (default 100). */
+  withdrawGasCost?: bigint | number;
+  /** Stop with a `SierraRunError` after this many statements (default 10^8). */
+  maxSteps?: number;
+  /**
+   * Contract storage for `storage_read_syscall` / `storage_write_syscall` (address → value, missing reads 0). It is
+   * updated in place, so consecutive runs sharing it see each other's writes. Default: a new empty map.
+   */
+  storage?: Map<bigint, bigint>;
+  /** What `get_execution_info*_syscall` returns (default: all zeros). */
+  executionInfo?: ExecutionInfoOptions;
+  /** Answers contract and library calls; without it they revert with 'CALL_CONTRACT_NOT_SUPPORTED'. */
+  callContract?: CallContractHandler;
+  /** Names of the user functions (id → name), to call a function by name (e.g. from the debug info). */
+  funcNames?: ReadonlyMap<number, string>;
+}
+
+/** A panic: the panic data felts and the short strings they hold. */
+export interface PanicInfo {
+  data: bigint[];
+  /**
+   * {@link data} read as the runner prints it: each serialized `ByteArray` (from `panic!`) as its text, each other
+   * felt as its short string when it is one (printable ASCII), else its `0x` hex.
+   */
+  messages: string[];
+}
+
+/** The result of {@link import('./runFunction.js').runFunction}. */
+export interface RunResult {
+  /** All returned values, builtins and gas included, in the signature's order. */
+  returnValues: Value[];
+  /** The returned values without builtins and gas (the user-visible results). */
+  values: Value[];
+  /** The concrete type ids of {@link values}. */
+  valueTypes: number[];
+  /** Set when the function returned a `PanicResult` `Err`. */
+  panic?: PanicInfo;
+  /** Gas left in the returned `GasBuiltin`, if the function has one. */
+  gasLeft?: bigint;
+  /** Statements executed. */
+  steps: number;
+  /** Events emitted, in order. */
+  events: EmittedEvent[];
+  /** L2 → L1 messages sent, in order. */
+  messages: { toAddress: bigint; payload: bigint[] }[];
+  /** Class hashes the contract replaced its class with (`replace_class_syscall`), in order. */
+  replacedClasses: bigint[];
+}
