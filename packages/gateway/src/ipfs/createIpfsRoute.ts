@@ -41,7 +41,7 @@ export interface IpfsRoute {
   storedBytes(key: string): Promise<number>;
   /**
    * For /health: the background probe's last answer (every 5 s the upstream is asked `version`,
-   * 2 s at most); reading it sends nothing upstream. Unhealthy after two failed probes in a row.
+   * 5 s at most); reading it sends nothing upstream. Unhealthy after three failed probes in a row.
    */
   health(): {
     name: string;
@@ -112,24 +112,24 @@ export function createIpfsRoute(deps: IpfsRouteDeps): IpfsRoute {
     await serveIpfsCommand(key, req, res, rest, ctx);
   };
 
-  // background health: /health reads the last answer and never reaches the upstream itself. One
-  // failed probe (a busy event loop can time one out) is confirmed by a second one a second later
-  // before the upstream is reported unhealthy; one answer makes it healthy again.
+  // background health: /health reads the last answer and never reaches the upstream itself. A
+  // failed probe (a node busy with a large add can take seconds to answer) is re-tried a second
+  // later; three failures in a row report the upstream unhealthy, one answer makes it healthy again.
   const probe = { healthy: true, at: 0, failures: 0 };
   let probeTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const probeOnce = (): void => {
-    callUpstream(upstream, 'version', {}, { maxBytes: 65_536, signal: AbortSignal.timeout(2_000) })
+    callUpstream(upstream, 'version', {}, { maxBytes: 65_536, signal: AbortSignal.timeout(5_000) })
       .then(
         (a) => a.status === 200,
         () => false,
       )
       .then((answered) => {
         probe.failures = answered ? 0 : probe.failures + 1;
-        probe.healthy = probe.failures < 2;
+        probe.healthy = probe.failures < 3;
         probe.at = Date.now();
         if (closed) return;
-        probeTimer = setTimeout(probeOnce, probe.failures === 1 ? 1_000 : 5_000);
+        probeTimer = setTimeout(probeOnce, probe.failures > 0 ? 1_000 : 5_000);
         probeTimer.unref();
       });
   };
