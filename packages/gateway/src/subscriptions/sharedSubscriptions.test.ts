@@ -342,6 +342,8 @@ describe('shared subscriptions', () => {
     const { deadClientsClosed, connections } = stats();
     (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     await waitFor(() => stats().deadClientsClosed > deadClientsClosed);
+    // the terminated socket's 'close' (which releases the connection) follows asynchronously
+    await waitFor(() => stats().connections === connections - 1);
     expect(stats().connections).toBe(connections - 1);
     c.ws.close();
   });
