@@ -35,6 +35,7 @@ import { subscriptionCollectors } from './metrics/subscriptionCollectors.js';
 import { upstreamCollectors } from './metrics/upstreamCollectors.js';
 import { cacheCollectors } from './metrics/cacheCollectors.js';
 import { createHeadTracker, type HeadTracker } from './cache/createHeadTracker.js';
+import { starknetBlockReader } from './cache/starknetBlockReader.js';
 import { createMemoryCache } from './cache/createMemoryCache.js';
 import { createRedisCache } from './cache/createRedisCache.js';
 import { type CacheStage, createCacheStage } from './pipeline/stages/createCacheStage.js';
@@ -178,7 +179,7 @@ export async function startGateway(
       await Promise.all(networks.flatMap((n) => n.upstreams.map((u) => u.close())));
     });
 
-    // the finality-aware response cache, with a head tracker per Ethereum network
+    // the finality-aware response cache, with a head tracker per Ethereum and Starknet network
     let cacheStage: CacheStage | undefined;
     if (config.cache.enabled) {
       const store =
@@ -187,10 +188,11 @@ export async function startGateway(
           : createMemoryCache({ maxBytes: config.cache.maxBytes });
       const heads = new Map<string, HeadTracker>();
       for (const n of networks) {
-        if (n.settings.family !== 'eth') continue;
+        if (n.settings.family !== 'eth' && n.settings.family !== 'starknet') continue;
         heads.set(
           n.settings.name,
           createHeadTracker(n, {
+            ...(n.settings.family === 'starknet' ? { read: starknetBlockReader(n) } : {}),
             intervalMs: config.cache.headPollMs,
             onReorg: (gone) => {
               for (const hash of gone) void store.dropTag(`blk:${hash.toLowerCase()}`).catch(() => undefined);

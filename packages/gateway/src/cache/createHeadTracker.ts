@@ -1,4 +1,5 @@
-import { ethMethods } from '../families/eth/ethMethods.js';
+import type { BlockReader, ReadBlock } from './BlockReader.js';
+import { ethBlockReader } from './ethBlockReader.js';
 import type { Network } from '../network/createNetwork.js';
 
 /** A block as the tracker keeps it. */
@@ -7,10 +8,10 @@ export interface TrackedHead {
   readonly hash: string;
 }
 
-/** What the cache knows about an Ethereum network's chain: its head, its finalized block, reorgs. */
+/** What the cache knows about a network's chain: its head, its finalized block, reorgs. */
 export interface HeadTracker {
   latest(): TrackedHead | undefined;
-  /** The highest finalized block number (the `finalized` tag), undefined before the first poll. */
+  /** The highest finalized block number (`finalized`; Starknet: `l1_accepted`), undefined before the first poll. */
   finalized(): number | undefined;
   /** The canonical hash at a recent height (the last 256 blocks). */
   hashAt(n: number): string | undefined;
@@ -23,15 +24,10 @@ export interface HeadTracker {
 
 const KEEP = 256;
 
-interface RawBlock {
-  number?: string;
-  hash?: string;
-  parentHash?: string;
-}
-
 /**
- * Follows an Ethereum network's head for the cache: every `intervalMs` (and on `refresh()`) it
- * asks the network for the `latest` and `finalized` blocks, remembers the canonical hash of the
+ * Follows a network's head for the cache: every `intervalMs` (and on `refresh()`) it asks the
+ * network, through `options.read` (Ethereum's by default; `starknetBlockReader` for Starknet),
+ * for the `latest` and `finalized` blocks, remembers the canonical hash of the
  * last 256 heights, and detects reorgs: a known height whose hash changed, a head whose parent is
  * not the hash it knew, or a head below the last one (a revert). `onReorg` hears the hashes that
  * left the chain (their cache entries are dropped); `onHead` hears each new head.
@@ -45,6 +41,8 @@ export function createHeadTracker(
     intervalMs: number;
     onReorg: (replaced: string[]) => void;
     onHead: (head: TrackedHead, previous: TrackedHead | undefined) => void;
+    /** How blocks are read (default: `eth_getBlockByNumber`). */
+    read?: BlockReader;
   },
 ): HeadTracker {
   const canonical = new Map<number, string>();
@@ -57,23 +55,11 @@ export function createHeadTracker(
     reorgs++;
     options.onReorg(replaced);
   };
-  const traits = ethMethods.eth_getBlockByNumber;
-  const fetchBlock = async (tag: string): Promise<RawBlock | undefined> => {
-    // bounded, so one slow answer never holds the polls that follow
-    const { result } = await network.forward(
-      'eth_getBlockByNumber',
-      [tag, false],
-      traits,
-      false,
-      AbortSignal.timeout(2_000),
-    );
-    return result && typeof result === 'object' ? (result as RawBlock) : undefined;
-  };
+  const fetchBlock = options.read ?? ethBlockReader(network);
 
   /** Takes a new head; returns the height below which the chain must still be checked, if any. */
-  const apply = (block: RawBlock): number | undefined => {
-    if (typeof block.number !== 'string' || typeof block.hash !== 'string') return undefined;
-    const n = Number.parseInt(block.number, 16);
+  const apply = (block: ReadBlock): number | undefined => {
+    const n = block.number;
     const replaced: string[] = [];
     // a revert: every height above the new head left the chain
     if (latest !== undefined && n < latest.number) {
@@ -97,7 +83,7 @@ export function createHeadTracker(
     }
     const parentKnown = canonical.get(n - 1);
     let walkFrom: number | undefined;
-    if (parentKnown !== undefined && typeof block.parentHash === 'string' && parentKnown !== block.parentHash) {
+    if (parentKnown !== undefined && block.parentHash !== undefined && parentKnown !== block.parentHash) {
       // the fork is deeper than the head: the heights below are walked back until they agree
       replaced.push(parentKnown);
       canonical.delete(n - 1);
@@ -108,7 +94,7 @@ export function createHeadTracker(
       walkFrom = latest.number;
     }
     canonical.set(n, block.hash);
-    if (typeof block.parentHash === 'string' && !canonical.has(n - 1) && n > 0) canonical.set(n - 1, block.parentHash);
+    if (block.parentHash !== undefined && !canonical.has(n - 1) && n > 0) canonical.set(n - 1, block.parentHash);
     for (const h of canonical.keys()) if (h < n - KEEP) canonical.delete(h);
     if (replaced.length > 0) reorged(replaced);
     const previous = latest;
@@ -125,8 +111,8 @@ export function createHeadTracker(
     for (let h = from; h >= 0 && h > from - 64; h--) {
       const known = canonical.get(h);
       if (known === undefined) break;
-      const b = await fetchBlock(`0x${h.toString(16)}`);
-      if (!b || typeof b.hash !== 'string' || b.hash === known) break;
+      const b = await fetchBlock(h);
+      if (!b || b.hash === known) break;
       replaced.push(known);
       canonical.set(h, b.hash);
     }
@@ -144,7 +130,7 @@ export function createHeadTracker(
           await walkBack(pendingWalk);
           pendingWalk = undefined;
         }
-        if (fin && typeof fin.number === 'string') finalized = Number.parseInt(fin.number, 16);
+        if (fin) finalized = fin.number;
         // finalized can never be above the head (after a revert it may have been)
         if (finalized !== undefined && latest !== undefined && finalized > latest.number) finalized = latest.number;
       } catch {

@@ -1,6 +1,9 @@
 import type { MethodTraits } from '../families/types.js';
+import type { HeadTracker } from './createHeadTracker.js';
 import type { CachePlan } from './planCacheEntry.js';
 import { TTL } from './planCacheEntry.js';
+import type { CacheEntryOptions } from './ResponseCache.js';
+import { starknetHashTag } from './starknetBlockReader.js';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` give one key. */
 function canonical(value: unknown): string {
@@ -17,16 +20,21 @@ function canonical(value: unknown): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 const FINAL = { ttlMs: TTL.final } as const;
+const blockTag = (hash: string) => `blk:${starknetHashTag(hash)}`;
 
 /**
- * Decides for a Starknet call whether the cache may answer it. Starknet has no `finalized` tag
- * and no head tracker here, so only answers that say themselves they cannot change are kept:
- * classes by class hash (`getClass`, `getCompiledCasm`: a class hash names its content, forever
+ * Decides for a Starknet call whether the cache may answer it. Answers that say themselves they
+ * cannot change are kept: classes by class hash (`getClass`, `getCompiledCasm`: a class hash names its content, forever
  * once declared; an undeclared class is an error, never kept), `chainId` (not `specVersion`: the
  * upstreams of one network may run different versions), and
  * receipts and blocks whose status is `ACCEPTED_ON_L1` (final on L1; the dev chain never reaches
  * it, so there they are not kept). Anything pending, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, null or
- * an error is never kept; neither are `head` calls (no head tracker for Starknet yet).
+ * an error is never kept. With the network's head tracker (`starknetBlockReader`):
+ * calls that name a block by number (`block_id: { block_number }`) are kept for good at or below
+ * the newest L1-accepted height, and until a reorg replaces it (tagged with its hash) for a recent
+ * block the tracker knows; calls naming a block by hash are tagged with that hash; `head` calls
+ * (`blockNumber`, `blockHashAndNumber`, `syncing`) are kept until the next head, on production
+ * networks only. `latest` and `pre_confirmed` calls are never kept.
  * `upstreamMethod`/`upstreamParams` are the call as prepared (named params, tags mapped), so
  * positional and named forms share an entry; `clientMethod` is in the key because `stk_` and
  * `starknet_` names answer in different shapes. The key never holds the API key.
@@ -38,11 +46,17 @@ export function planStarknetCacheEntry(
   upstreamParams: unknown,
   traits: MethodTraits,
   epoch: number,
+  heads?: HeadTracker,
+  dev = false,
 ): CachePlan | undefined {
   if (traits.kind !== 'read' || traits.cache === 'never') return undefined;
   const name = upstreamMethod.startsWith('starknet_') ? upstreamMethod.slice(9) : undefined;
   if (name === undefined) return undefined;
   const key = `${network}|${epoch}|${clientMethod}|${canonical(upstreamParams ?? {})}`;
+  if (heads !== undefined) {
+    const plan = planWithHead(key, traits, upstreamParams, heads, dev);
+    if (plan !== undefined) return plan;
+  }
   switch (name) {
     case 'chainId':
       return { key, keep: (result) => (typeof result === 'string' ? FINAL : undefined) };
@@ -65,4 +79,49 @@ export function planStarknetCacheEntry(
     default:
       return undefined;
   }
+}
+
+/** What the head tracker lets the cache keep: head calls, and calls that name a block by number or hash. */
+function planWithHead(
+  key: string,
+  traits: MethodTraits,
+  params: unknown,
+  heads: HeadTracker,
+  dev: boolean,
+): CachePlan | undefined {
+  if (traits.cache === 'head') {
+    const head = heads.latest();
+    if (dev || head === undefined) return undefined;
+    return {
+      key: `${key}|${head.hash}`,
+      keep: (result) => (result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}` }),
+    };
+  }
+  if (traits.cache !== 'by-block') return undefined;
+  const id = isObject(params) ? params.block_id : undefined;
+  if (!isObject(id)) return undefined;
+  let decided: CacheEntryOptions | undefined;
+  if (typeof id.block_hash === 'string') decided = { ttlMs: TTL.unfinal, tag: blockTag(id.block_hash) };
+  else if (typeof id.block_number === 'number' && Number.isSafeInteger(id.block_number)) {
+    const n = id.block_number;
+    const finalized = heads.finalized();
+    const latest = heads.latest();
+    const hash = heads.hashAt(n);
+    if (finalized !== undefined && n <= finalized) decided = FINAL;
+    else if (hash !== undefined && latest !== undefined && n <= latest.number)
+      decided = { ttlMs: TTL.unfinal, tag: blockTag(hash) };
+  }
+  if (decided === undefined) return undefined;
+  const options = decided;
+  return {
+    key,
+    keep: (result) => {
+      if (result === null || result === undefined) return undefined;
+      // a block read by number must be the one the tag names (the node may be past a reorg the
+      // tracker has not seen yet)
+      const hash = isObject(result) ? result.block_hash : undefined;
+      if (options.tag !== undefined && typeof hash === 'string' && blockTag(hash) !== options.tag) return undefined;
+      return options;
+    },
+  };
 }

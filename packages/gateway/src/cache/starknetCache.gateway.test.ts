@@ -3,9 +3,10 @@ import { type StarknetTestGateway, startStarknetTestGateway } from '../test-supp
 import { postJson } from '../test-support/startTestGateway.js';
 import { createTestKey } from '../test-support/testKeys.js';
 
-// The response cache on Starknet networks, through a real gateway over the real dev chain: only
-// answers that are final by themselves are kept (classes by hash, chainId, L1-accepted blocks and
-// receipts; the dev chain never reaches ACCEPTED_ON_L1, so its blocks are never kept).
+// The response cache on Starknet networks, through a real gateway over the real dev chain: answers
+// final by themselves (classes by hash, chainId, L1-accepted blocks and receipts), and with the
+// network's head tracker blocks named by hash or by a known height, and head calls until the next
+// head (production networks only).
 let t: StarknetTestGateway;
 let classHash: string;
 let account: string;
@@ -70,18 +71,67 @@ describe('the response cache on Starknet', () => {
     expect(spec.result).toBeDefined();
   });
 
-  it('blocks that are not accepted on L1, the head and state reads are never kept', async () => {
+  it('blocks by hash, and by number at a height the head tracker knows, are kept; latest and state at latest never', async () => {
     const head = (await rpc(t.directUrl, 'starknet_blockHashAndNumber', {})).result;
+    // the tracker has seen this head once a head call on the production network is kept with it
+    await waitForTrackedHead(head.block_number);
     for (const [method, params] of [
       ['starknet_getBlockWithTxHashes', { block_id: { block_hash: head.block_hash } }],
+      ['starknet_getBlockWithTxHashes', { block_id: { block_number: head.block_number } }],
+      ['starknet_getStateUpdate', { block_id: { block_number: head.block_number } }],
+      ['starknet_getNonce', { block_id: { block_hash: head.block_hash }, contract_address: account }],
+    ] as const) {
+      const first = await call(t.prodRpcUrl, method, params);
+      const again = await call(t.prodRpcUrl, method, params);
+      expect(again.error, method).toBeUndefined();
+      expect(again.cache, method).toBe('HIT');
+      expect(again.result, method).toEqual((await rpc(t.directUrl, method, params)).result);
+      expect(again.result, method).toEqual(first.result);
+    }
+    for (const [method, params] of [
       ['starknet_getBlockWithTxHashes', { block_id: 'latest' }],
-      ['starknet_blockNumber', {}],
+      ['starknet_getBlockWithTxHashes', { block_id: 'pre_confirmed' }],
       ['starknet_getNonce', { block_id: 'latest', contract_address: account }],
+      // a height past the head: not a block yet
+      ['starknet_getBlockWithTxHashes', { block_id: { block_number: head.block_number + 1000 } }],
     ] as const) {
       await call(t.prodRpcUrl, method, params);
       const again = await call(t.prodRpcUrl, method, params);
-      expect(again.error, method).toBeUndefined();
       expect(again.cache, method).not.toBe('HIT');
     }
   });
+
+  it('head calls are kept until the next head on a production network, never on a dev network', async () => {
+    const before = (await rpc(t.directUrl, 'starknet_blockNumber', {})).result as number;
+    await waitForTrackedHead(before);
+    expect((await call(t.prodRpcUrl, 'starknet_blockNumber', {})).result).toBe(before);
+    const hit = await call(t.prodRpcUrl, 'starknet_blockNumber', {});
+    expect(hit).toMatchObject({ cache: 'HIT', result: before });
+    // on the dev network every call goes to the node
+    await call(t.rpcUrl, 'starknet_blockNumber', {});
+    expect((await call(t.rpcUrl, 'starknet_blockNumber', {})).cache).not.toBe('HIT');
+    // a new block (made behind the gateway's back): once the tracker polls, the next head answers
+    await rpc(t.directUrl, 'devnet_createBlock', {});
+    const deadline = Date.now() + 5_000;
+    let now = await call(t.prodRpcUrl, 'starknet_blockNumber', {});
+    while (now.result === before && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      now = await call(t.prodRpcUrl, 'starknet_blockNumber', {});
+    }
+    expect(now.result).toBe(before + 1);
+    // and never goes back to the old head
+    for (let i = 0; i < 5; i++) expect((await call(t.prodRpcUrl, 'starknet_blockNumber', {})).result).toBe(before + 1);
+  });
 });
+
+/** Waits until a head call on the production network is answered from the cache with head `n`. */
+async function waitForTrackedHead(n: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const a = await call(t.prodRpcUrl, 'starknet_blockNumber', {});
+    const b = await call(t.prodRpcUrl, 'starknet_blockNumber', {});
+    if (a.result === n && b.result === n && b.cache === 'HIT') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the gateway's head tracker did not reach block ${n} within 5 s`);
+}

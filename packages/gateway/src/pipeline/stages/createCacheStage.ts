@@ -19,8 +19,8 @@ export interface CacheStage {
  * Stage "cache", around "forward": the finality-aware response cache (see
  * `cache/planCacheEntry.ts` for what is kept and how long). Hits are answered without an
  * upstream (credits are charged as for any call); `call.cache` says HIT or MISS (the HTTP edge
- * writes `X-Cache`). Ethereum networks are cached with their head tracker; Starknet networks only
- * for answers final by themselves (`cache/planStarknetCacheEntry.ts`). On a dev network,
+ * writes `X-Cache`). Both families are cached with their network's head tracker
+ * (`cache/planCacheEntry.ts`, `cache/planStarknetCacheEntry.ts`). On a dev network,
  * every write or dev method bumps the network's epoch (part of every key) and re-reads the head
  * before answering, so a client never reads what an evm_revert or a new block replaced.
  *
@@ -56,6 +56,8 @@ export function createCacheStage(cache: ResponseCache, heads: ReadonlyMap<string
               prepared.upstreamParams,
               traits,
               epochs.get(name) ?? 0,
+              tracker,
+              network.settings.dev,
             )
           : planCacheEntry(
               name,

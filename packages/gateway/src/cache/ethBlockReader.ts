@@ -1,0 +1,29 @@
+import { ethMethods } from '../families/eth/ethMethods.js';
+import type { Network } from '../network/createNetwork.js';
+import type { BlockReader } from './BlockReader.js';
+
+/**
+ * The head tracker's block reader for an Ethereum network: `eth_getBlockByNumber` with `latest`,
+ * `finalized` or the height in hex, through the network's upstreams, 2 s at most per call.
+ */
+export function ethBlockReader(network: Network): BlockReader {
+  const traits = ethMethods.eth_getBlockByNumber;
+  return async (at) => {
+    const tag = typeof at === 'number' ? `0x${at.toString(16)}` : at;
+    const { result } = await network.forward(
+      'eth_getBlockByNumber',
+      [tag, false],
+      traits,
+      false,
+      AbortSignal.timeout(2_000),
+    );
+    if (result === null || typeof result !== 'object') return undefined;
+    const b = result as { number?: unknown; hash?: unknown; parentHash?: unknown };
+    if (typeof b.number !== 'string' || typeof b.hash !== 'string') return undefined;
+    return {
+      number: Number.parseInt(b.number, 16),
+      hash: b.hash,
+      ...(typeof b.parentHash === 'string' ? { parentHash: b.parentHash } : {}),
+    };
+  };
+}
