@@ -35,6 +35,18 @@ export { findHandlerFactory } from './vm/findHandlerFactory.js';
 export { isPanicResult } from './vm/isPanicResult.js';
 export { type ParsedSierraText, parseSierraText } from './vm/parseSierraText.js';
 export { type PreparedProgram, type PreparedStatement, prepareProgram } from './vm/prepareProgram.js';
+export {
+  type ContractClassInput,
+  type ContractEntryPoint,
+  cachedContractClass,
+  type EntryPointOptions,
+  type EntryPointResult,
+  type EntryPointType,
+  EntryPointNotFoundError,
+  type LoadedContractClass,
+  loadContractClass,
+  runEntryPoint,
+} from './vm/runEntryPoint.js';
 export { runFunction } from './vm/runFunction.js';
 export { SierraRunError } from './vm/SierraRunError.js';
 export type {
@@ -43,6 +55,7 @@ export type {
   DictValue,
   EmittedEvent,
   EnumValue,
+  ExecutionInfoOptions,
   HandlerFactory,
   LibfuncEnv,
   LibfuncHandler,
@@ -50,10 +63,12 @@ export type {
   RunContext,
   RunOptions,
   RunResult,
+  StarknetHost,
   TypeEntry,
   TypeInfo,
   TypeRegistry,
   Value,
 } from './vm/types.js';
+export { SyscallFailure } from './vm/types.js';
 export { unsupportedLibfuncs } from './vm/unsupportedLibfuncs.js';
 export { valueToCells } from './vm/valueToCells.js';

@@ -45,11 +45,11 @@ export function prepareProgram(program: SierraProgram): PreparedProgram {
       () => {
         throw new SierraRunError(message);
       };
-    if (decl.genericId === 'function_call') {
+    if (decl.genericId === 'function_call' || decl.genericId === 'coupon_call') {
       const a = decl.genericArgs[0];
-      if (a?.kind !== 'userFunc') throw new SierraRunError(`libfunc ${decl.id}: function_call without a function`);
+      if (a?.kind !== 'userFunc') throw new SierraRunError(`libfunc ${decl.id}: ${decl.genericId} without a function`);
       callee = a.id;
-      handler = fail('function_call is run by the interpreter');
+      handler = fail(`${decl.genericId} is run by the interpreter`);
     } else {
       const factory = findHandlerFactory(decl.genericId);
       if (!factory) handler = fail(`unsupported libfunc ${decl.genericId} (libfunc ${decl.id})`);
@@ -68,15 +68,18 @@ export function prepareProgram(program: SierraProgram): PreparedProgram {
     if (s.kind === 'return') return { kind: 'return', vars: s.vars };
     const handler = handlers[s.libfuncId];
     if (!handler) throw new SierraRunError(`statement ${index}: libfunc ${s.libfuncId} is not declared`);
+    const callee = callees[s.libfuncId]!;
+    // `coupon_call` passes the function's arguments then the (zero-sized) coupon, which the callee does not take.
+    const couponCall = callee >= 0 && program.libfuncDeclarations[s.libfuncId]!.genericId === 'coupon_call';
     return {
       kind: 'invoke',
       handler,
-      args: s.args,
+      args: couponCall ? s.args.slice(0, -1) : s.args,
       branches: s.branches.map((b) => ({
         next: b.target === 'fallthrough' ? index + 1 : b.target,
         results: b.results,
       })),
-      callee: callees[s.libfuncId]!,
+      callee,
     };
   });
   const prepared = { registry, statements };

@@ -57,6 +57,7 @@ export function runFunction(
     messages: [],
     replacedClasses: [],
     ...(options.callContract ? { callContract: options.callContract } : {}),
+    ...(options.host ? { host: options.host } : {}),
   };
   const maxSteps = options.maxSteps ?? 100_000_000;
 

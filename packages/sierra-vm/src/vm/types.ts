@@ -98,6 +98,58 @@ export interface RunContext {
   readonly messages: { toAddress: bigint; payload: bigint[] }[];
   /** Class hashes passed to `replace_class_syscall`, in order. */
   readonly replacedClasses: bigint[];
+  /** When set, every syscall is answered by this host instead of the fields above (see {@link StarknetHost}). */
+  readonly host?: StarknetHost;
+}
+
+/**
+ * Thrown by a {@link StarknetHost} method to make the syscall fail: the syscall then takes its error branch with
+ * {@link data} as the revert reason felts (what `unwrap_syscall` panics with), and the contract may handle it.
+ */
+export class SyscallFailure extends Error {
+  /** The revert reason felts returned to the contract. */
+  readonly data: bigint[];
+
+  constructor(data: readonly bigint[], message = 'syscall failed') {
+    super(message);
+    this.name = 'SyscallFailure';
+    this.data = [...data];
+  }
+}
+
+/**
+ * The Starknet state and call machinery a contract's syscalls reach, for one executing contract (storage, events
+ * and messages are those of that contract). Every method is synchronous; a method may throw {@link SyscallFailure}
+ * to fail the syscall with a revert reason. Any other exception aborts the whole run.
+ */
+export interface StarknetHost {
+  /** `storage_read_syscall`: the value at `key` (0 if never written) of the executing contract. */
+  storageRead(addressDomain: bigint, key: bigint): bigint;
+  /** `storage_write_syscall`. */
+  storageWrite(addressDomain: bigint, key: bigint, value: bigint): void;
+  /** `emit_event_syscall`. */
+  emitEvent(keys: bigint[], data: bigint[]): void;
+  /** `call_contract_syscall`: the callee's return data (throw {@link SyscallFailure} when it fails). */
+  callContract(address: bigint, selector: bigint, calldata: bigint[]): bigint[];
+  /** `library_call_syscall`: runs `classHash`'s entry point in the executing contract's context. */
+  libraryCall(classHash: bigint, selector: bigint, calldata: bigint[]): bigint[];
+  /** `deploy_syscall`: deploys and runs the constructor; the new address and the constructor's return data. */
+  deploy(
+    classHash: bigint,
+    salt: bigint,
+    calldata: bigint[],
+    deployFromZero: boolean,
+  ): { address: bigint; retdata: bigint[] };
+  /** `replace_class_syscall`: the executing contract's class becomes `classHash`. */
+  replaceClass(classHash: bigint): void;
+  /** `get_execution_info*_syscall`: the execution info (the v1, v2 or v3 shape takes the fields it has). */
+  executionInfo(): ExecutionInfoOptions;
+  /** `get_block_hash_syscall`: the hash of block `blockNumber`. */
+  getBlockHash(blockNumber: bigint): bigint;
+  /** `get_class_hash_at_syscall`: the class hash of the contract at `address`. */
+  getClassHashAt(address: bigint): bigint;
+  /** `send_message_to_l1_syscall`. */
+  sendMessageToL1(toAddress: bigint, payload: bigint[]): void;
 }
 
 /**
@@ -124,6 +176,19 @@ export interface ExecutionInfoOptions {
   transactionHash?: bigint;
   chainId?: bigint;
   nonce?: bigint;
+  /** TxInfo `max_fee` (0 for v3 transactions). */
+  maxFee?: bigint;
+  signature?: readonly bigint[];
+  /** v2/v3: the resource bounds (`resource` is the short string `L1_GAS`, `L2_GAS` or `L1_DATA`). */
+  resourceBounds?: readonly { resource: bigint; maxAmount: bigint; maxPricePerUnit: bigint }[];
+  tip?: bigint;
+  paymasterData?: readonly bigint[];
+  /** v2/v3: 0 for L1, 1 for L2. */
+  nonceDataAvailabilityMode?: bigint;
+  feeDataAvailabilityMode?: bigint;
+  accountDeploymentData?: readonly bigint[];
+  /** v3 only. */
+  proofFacts?: readonly bigint[];
 }
 
 /**
@@ -162,6 +227,12 @@ export interface RunOptions {
   executionInfo?: ExecutionInfoOptions;
   /** Answers contract and library calls; without it they revert with 'CALL_CONTRACT_NOT_SUPPORTED'. */
   callContract?: CallContractHandler;
+  /**
+   * Answers every syscall instead of {@link storage}, {@link executionInfo} and {@link callContract} (events,
+   * messages and replaced classes then go to the host only). Without it, deploy, get_block_hash and
+   * get_class_hash_at fail with 'SYSCALL_NOT_SUPPORTED'.
+   */
+  host?: StarknetHost;
   /** Names of the user functions (id → name), to call a function by name (e.g. from the debug info). */
   funcNames?: ReadonlyMap<number, string>;
 }

@@ -21,7 +21,7 @@ import {
   transactionLeaf,
 } from './commitments.js';
 import { decodeDiff, type EncodedDiff, encodeDiff } from './codec.js';
-import { runEntryPoint } from './execute.js';
+import { callRecorder, runEntryPoint } from './execute.js';
 import type { GasPrices } from './gas.js';
 import { genesisDiff, type PredeployedAccount, predeployedAccounts, UDC_ADDRESS } from './genesis.js';
 import {
@@ -300,6 +300,7 @@ export class Chain {
       sequencer: this.config.sequencer,
       prices: this.config.prices,
       chainId: this.config.chainId,
+      blockHash: (n) => this.blocks[n]?.hash,
     };
   }
 
@@ -414,6 +415,9 @@ export class Chain {
         blockNumber: n,
         blockTimestamp: this.now(),
         events: [],
+        messages: [],
+        sequencer: this.config.sequencer,
+        blockHash: (b) => this.blocks[b]?.hash,
       },
       to,
       sel,
@@ -445,34 +449,76 @@ export class Chain {
       entryPointSelector: selector('handle_deposit'),
     };
     const hash = this.hashOf(tx);
-    const overlay = new StateOverlay(this.state.at(this.pending.number));
-    const env = this.pendingEnv();
+    this.record(tx, this.runL1Handler(this.state.at(this.pending.number), tx, hash, this.pendingEnv()));
+    this.mine();
+    return { txHash: hash, newBalance: tokenBalance(this.state.at(this.latestNumber), token, address) };
+  }
+
+  /** Runs an L1_HANDLER transaction (a deposit) over `base`: its entry point on the target, with no fee. */
+  private runL1Handler(base: StateReader, tx: Tx, hash: bigint, env: BlockEnv): ProcessResult {
+    const overlay = new StateOverlay(base);
     const events: ProcessResult['events'] = [];
+    const messages: ProcessResult['messages'] = [];
+    const recorder = callRecorder();
     runEntryPoint(
       {
         state: overlay,
-        tx: { hash, version: 0n, account: 0n, nonce, signature: [], chainId: this.config.chainId },
+        tx: { hash, version: 0n, account: 0n, nonce: tx.nonce, signature: [], chainId: this.config.chainId },
         blockNumber: env.number,
         blockTimestamp: env.timestamp,
         events,
+        messages,
+        sequencer: env.sequencer,
+        recorder,
+        ...(env.blockHash ? { blockHash: env.blockHash } : {}),
       },
-      token,
+      tx.sender,
       tx.entryPointSelector!,
       tx.calldata,
       0n,
       'L1_HANDLER',
     );
-    this.record(tx, {
+    return {
       hash,
       overlay,
       events,
+      messages,
+      calls: recorder.calls[0] ? { execute: recorder.calls[0] } : {},
       gas: { l1_gas: 0, l1_data_gas: 0, l2_gas: 0 },
       fee: 0n,
       unit: 'WEI',
       reverted: false,
-    });
-    this.mine();
-    return { txHash: hash, newBalance: tokenBalance(this.state.at(this.latestNumber), token, address) };
+    };
+  }
+
+  /**
+   * Runs the transactions of `t`'s block again over the block's parent state, with the block's environment, up to
+   * `t`: its result with the recorded calls (for traces), or undefined when it cannot be run again.
+   */
+  replayTransaction(t: StoredTx): ProcessResult | undefined {
+    const pending = t.blockNumber === this.pending.number;
+    const block = pending ? undefined : this.blocks[t.blockNumber];
+    const txs = block ? block.txs : pending ? this.pending.txs : undefined;
+    if (!txs || t.blockNumber === 0) return undefined;
+    const env: BlockEnv = block
+      ? { ...this.pendingEnv(), number: block.number, timestamp: block.timestamp }
+      : this.pendingEnv();
+    const base = new StateOverlay(this.state.at(t.blockNumber - 1));
+    const opts = { skipValidate: false, skipFeeCharge: false, checkFeeBounds: false };
+    for (const s of txs) {
+      let r: ProcessResult;
+      try {
+        r =
+          s.tx.type === 'L1_HANDLER'
+            ? this.runL1Handler(base, s.tx, s.hash, env)
+            : processTransaction(base, s.tx, s.hash, env, opts);
+      } catch {
+        return undefined;
+      }
+      r.overlay.commitTo(base);
+      if (s.hash === t.hash) return r;
+    }
+    return undefined;
   }
 
   /** Close the pre-confirmed block into a new block; returns it. */
@@ -612,7 +658,11 @@ function toStoredReceipt(tx: Tx, r: ProcessResult): StoredReceipt {
     transaction_hash: toHex(r.hash),
     actual_fee: { amount: toHex(r.fee), unit: r.unit },
     execution_status: r.reverted ? 'REVERTED' : 'SUCCEEDED',
-    messages_sent: [],
+    messages_sent: r.messages.map((m) => ({
+      from_address: toHex(m.from),
+      to_address: toHex(m.to),
+      payload: m.payload.map(toHex),
+    })),
     events: r.events.map((e) => ({ from_address: toHex(e.from), keys: e.keys.map(toHex), data: e.data.map(toHex) })),
     execution_resources: { ...r.gas },
   };

@@ -5,7 +5,17 @@ import { ExecutionFailure, type TxInfo } from '../contracts/types.js';
 import { selector } from '../crypto/hashes.js';
 import { DevchainError, ErrorCode } from '../errors.js';
 import { toHex } from '../felt.js';
-import { ContractNotDeployed, type ExecEnv, type RawEvent, runEntryPoint, deployContract } from './execute.js';
+import {
+  type CallFrame,
+  callRecorder,
+  ContractNotDeployed,
+  type ExecEnv,
+  type RawEvent,
+  type RawMessage,
+  runEntryPoint,
+  deployContract,
+} from './execute.js';
+import { checkDeclaredClass } from './sierraExecution.js';
 import { boundsShortfall, feeOf, type GasPrices, type GasUsage, gasUsage, maxFeeOfBounds } from './gas.js';
 import { type StateReader, StateOverlay } from './state.js';
 import type { Tx } from './transaction.js';
@@ -21,6 +31,8 @@ export interface BlockEnv {
   sequencer: bigint;
   prices: GasPrices;
   chainId: bigint;
+  /** The hash of a mined block (for `get_block_hash_syscall`). */
+  blockHash?: (blockNumber: number) => bigint | undefined;
 }
 
 /** Options of one run of the pipeline. */
@@ -38,6 +50,10 @@ export interface ProcessResult {
   hash: bigint;
   overlay: StateOverlay;
   events: RawEvent[];
+  /** L2 → L1 messages sent by the execution (empty when it reverted). */
+  messages: RawMessage[];
+  /** The recorded call trees of the transaction's phases (for traces). */
+  calls: { validate?: CallFrame; execute?: CallFrame; construct?: CallFrame; feeTransfer?: CallFrame };
   gas: GasUsage;
   fee: bigint;
   unit: 'FRI' | 'WEI';
@@ -104,6 +120,8 @@ export function processTransaction(
   if (tx.type === 'DECLARE' && base.getDeclared(tx.classHash!)) {
     reject(ErrorCode.CLASS_ALREADY_DECLARED, `Class with hash ${toHex(tx.classHash!)} is already declared.`);
   }
+  // A declared class is decoded now (once per class hash); one the Sierra VM cannot run is refused with 56.
+  if (tx.type === 'DECLARE') checkDeclaredClass(tx.contractClass!, tx.classHash!);
 
   // Nonce.
   const nonce = base.getNonce(sender);
@@ -138,14 +156,28 @@ export function processTransaction(
     nonce: tx.nonce,
     signature: tx.signature,
     chainId: block.chainId,
+    tip,
+    paymasterData: tx.paymasterData,
+    nonceDA: tx.nonceDA,
+    feeDA: tx.feeDA,
+    accountDeploymentData: tx.accountDeploymentData,
   };
+  if (tx.maxFee !== undefined) txInfo.maxFee = tx.maxFee;
+  if (tx.resourceBounds) txInfo.resourceBounds = tx.resourceBounds;
   const env: ExecEnv = {
     state: overlay,
     tx: txInfo,
     blockNumber: block.number,
     blockTimestamp: block.timestamp,
     events: [],
+    messages: [],
+    sequencer: block.sequencer,
   };
+  if (block.blockHash) env.blockHash = block.blockHash;
+  // Every call is recorded for traces: validation (and a DEPLOY_ACCOUNT's constructor), then execution.
+  const counter = { events: 0, messages: 0 };
+  const validation = callRecorder(counter);
+  env.recorder = validation;
 
   // Validation (deploy-account runs its constructor first).
   let contractAddress: bigint | undefined;
@@ -167,11 +199,12 @@ export function processTransaction(
   if (tx.type === 'DECLARE') overlay.declare(tx.classHash!, tx.contractClass!, tx.compiledClassHash!);
 
   // Execution, in its own overlay so that a revert discards it.
+  const execution = callRecorder(counter);
   let reverted = false;
   let revertReason: string | undefined;
   if (tx.type === 'INVOKE') {
     const exec = new StateOverlay(overlay);
-    const execEnv: ExecEnv = { ...env, state: exec, events: [] };
+    const execEnv: ExecEnv = { ...env, state: exec, events: [], messages: [], recorder: execution };
     try {
       runEntryPoint(execEnv, sender, selector('__execute__'), tx.calldata, 0n);
       if (!opts.skipFeeCharge && readBalance(exec, token, sender) < fee) {
@@ -179,6 +212,7 @@ export function processTransaction(
       }
       exec.commitTo(overlay);
       env.events.push(...execEnv.events);
+      env.messages!.push(...execEnv.messages!);
     } catch (e) {
       if (!(e instanceof ExecutionFailure)) throw e;
       reverted = true;
@@ -187,8 +221,10 @@ export function processTransaction(
   }
 
   // Fee: the token's Transfer event is the last event of the receipt.
+  let feeInvocation: CallFrame | undefined;
   if (!opts.skipFeeCharge && fee > 0n) {
-    const feeEnv: ExecEnv = { ...env, events: [] };
+    const { recorder: _, ...withoutRecorder } = env;
+    const feeEnv: ExecEnv = { ...withoutRecorder, events: [] };
     try {
       runFeeTransfer(feeEnv, token, sender, block.sequencer, fee);
     } catch (e) {
@@ -196,11 +232,43 @@ export function processTransaction(
       throw e;
     }
     env.events.push(...feeEnv.events);
+    const [low, high] = [fee & (2n ** 128n - 1n), fee >> 128n];
+    feeInvocation = {
+      contractAddress: token,
+      selector: selector('transfer'),
+      calldata: [block.sequencer, low, high],
+      caller: sender,
+      classHash: base.getClassHashAt(token) ?? 0n,
+      type: 'EXTERNAL',
+      callType: 'CALL',
+      result: [1n],
+      calls: [],
+      events: feeEnv.events.map((e) => ({ order: counter.events++, keys: e.keys, data: e.data })),
+      messages: [],
+      reverted: false,
+    };
   }
 
-  const result: ProcessResult = { hash, overlay, events: env.events, gas, fee, unit, reverted };
+  const result: ProcessResult = {
+    hash,
+    overlay,
+    events: env.events,
+    messages: env.messages!,
+    calls: {},
+    gas,
+    fee,
+    unit,
+    reverted,
+  };
   if (revertReason !== undefined) result.revertReason = revertReason;
   if (contractAddress !== undefined) result.contractAddress = contractAddress;
+  const [first, second] = validation.calls;
+  if (tx.type === 'DEPLOY_ACCOUNT') {
+    if (first) result.calls.construct = first;
+    if (second) result.calls.validate = second;
+  } else if (first) result.calls.validate = first;
+  if (execution.calls[0]) result.calls.execute = execution.calls[0];
+  if (feeInvocation) result.calls.feeTransfer = feeInvocation;
   return result;
 }
 

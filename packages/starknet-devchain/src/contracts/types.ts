@@ -16,6 +16,19 @@ export interface TxInfo {
   nonce: bigint;
   signature: readonly bigint[];
   chainId: bigint;
+  /** v1/v2 transactions: the max fee. */
+  maxFee?: bigint;
+  /** v3 transactions: the fee fields, as a Sierra contract reads them from `get_execution_info`. */
+  resourceBounds?: {
+    l1_gas: { max_amount: bigint; max_price_per_unit: bigint };
+    l2_gas: { max_amount: bigint; max_price_per_unit: bigint };
+    l1_data_gas?: { max_amount: bigint; max_price_per_unit: bigint };
+  };
+  tip?: bigint;
+  paymasterData?: readonly bigint[];
+  nonceDA?: 'L1' | 'L2';
+  feeDA?: 'L1' | 'L2';
+  accountDeploymentData?: readonly bigint[];
 }
 
 /** Everything a native entry point may use. */

@@ -42,3 +42,16 @@ export const isqrt = (n: bigint): bigint => {
   while ((x + 1n) * (x + 1n) <= n) x++;
   return x;
 };
+
+/** `a^-1 mod n` (`a` in `[0, n)`, `n > 1`), or undefined when `gcd(a, n) ≠ 1`. */
+export const invMod = (a: bigint, n: bigint): bigint | undefined => {
+  let [r0, r1, s0, s1] = [n, a % n, 0n, 1n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [s0, s1] = [s1, s0 - q * s1];
+  }
+  if (r0 !== 1n || n === 1n) return undefined;
+  const r = s0 % n;
+  return r < 0n ? r + n : r;
+};

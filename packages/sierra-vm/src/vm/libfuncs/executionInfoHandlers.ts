@@ -1,6 +1,9 @@
 import { defaultValue } from '../defaultValue.js';
 import { SierraRunError } from '../SierraRunError.js';
-import type { HandlerFactory, TypeRegistry, Value } from '../types.js';
+import type { ArrayValue, HandlerFactory, TypeRegistry, Value } from '../types.js';
+
+/** A `Span<T>` of the given values. */
+const span = (xs: readonly Value[]): Value => [{ data: xs.slice(), start: 0, end: xs.length } satisfies ArrayValue];
 
 /** `Box<ExecutionInfo>` types found by shape, with their TxInfo member count (7 for v1, more for v2/v3). */
 function executionInfoTypes(registry: TypeRegistry): { box: number; txFields: number }[] {
@@ -41,15 +44,26 @@ const factory =
       const info = defaultValue(env.registry, boxType) as Value[];
       const block = info[0] as Value[];
       const tx = info[1] as Value[];
-      const e = ctx.executionInfo;
+      const e = ctx.host ? ctx.host.executionInfo() : ctx.executionInfo;
       block[0] = e.blockNumber ?? 0n;
       block[1] = e.blockTimestamp ?? 0n;
       block[2] = e.sequencerAddress ?? 0n;
       tx[0] = e.version ?? 0n;
       tx[1] = e.accountAddress ?? 0n;
+      tx[2] = e.maxFee ?? 0n;
+      tx[3] = span(e.signature ?? []);
       tx[4] = e.transactionHash ?? 0n;
       tx[5] = e.chainId ?? 0n;
       tx[6] = e.nonce ?? 0n;
+      if (tx.length > 7) {
+        tx[7] = span((e.resourceBounds ?? []).map((r) => [r.resource, r.maxAmount, r.maxPricePerUnit]));
+        tx[8] = e.tip ?? 0n;
+        tx[9] = span(e.paymasterData ?? []);
+        tx[10] = e.nonceDataAvailabilityMode ?? 0n;
+        tx[11] = e.feeDataAvailabilityMode ?? 0n;
+        tx[12] = span(e.accountDeploymentData ?? []);
+      }
+      if (tx.length > 13) tx[13] = span(e.proofFacts ?? []);
       info[2] = e.callerAddress ?? 0n;
       info[3] = e.contractAddress ?? 0n;
       info[4] = e.entryPointSelector ?? 0n;
@@ -62,7 +76,8 @@ const factory =
 
 /**
  * Handlers of `get_execution_info_syscall` / `_v2` / `_v3`: the execution info (found in the program's types by
- * its shape) with the fields of `options.executionInfo` and zeros elsewhere (signature, resource bounds… empty).
+ * its shape) with the fields of the host's `executionInfo()` or else `options.executionInfo`, and zeros or empty
+ * spans for the fields not given (v2/v3 fields only in the v2/v3 shapes, proof facts only in v3).
  */
 export const EXECUTION_INFO_HANDLERS: Readonly<Record<string, HandlerFactory>> = {
   get_execution_info_syscall: factory(1),

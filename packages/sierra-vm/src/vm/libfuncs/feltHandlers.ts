@@ -24,15 +24,22 @@ const binary =
 
 /** Handlers of felt252 arithmetic: add, sub, mul, div (by a NonZero), is_zero. */
 export const FELT_HANDLERS: Readonly<Record<string, HandlerFactory>> = {
-  felt252_add: binary((x, y) => {
-    const r = x + y;
-    return r >= FIELD_PRIME ? r - FIELD_PRIME : r;
-  }),
-  felt252_sub: binary((x, y) => {
-    const r = x - y;
-    return r < 0n ? r + FIELD_PRIME : r;
-  }),
-  felt252_mul: binary((x, y) => (x * y) % FIELD_PRIME),
+  felt252_add: () => (a, out) => {
+    const r = big(a[0]) + big(a[1]);
+    out[0] = r >= FIELD_PRIME ? r - FIELD_PRIME : r;
+    return 0;
+  },
+  felt252_sub: () => (a, out) => {
+    const r = big(a[0]) - big(a[1]);
+    out[0] = r < 0n ? r + FIELD_PRIME : r;
+    return 0;
+  },
+  felt252_mul: () => (a, out) => {
+    const r = big(a[0]) * big(a[1]);
+    // Products of small felts need no reduction.
+    out[0] = r < FIELD_PRIME ? r : r % FIELD_PRIME;
+    return 0;
+  },
   felt252_div: binary((x, y) => (x * inverse(y)) % FIELD_PRIME),
   felt252_is_zero: () => (a, out) => {
     if (a[0] === 0n) return 0;

@@ -1,6 +1,6 @@
 import { SierraRunError } from '../SierraRunError.js';
 import type { HandlerFactory, LibfuncHandler, TypeInfo, Value } from '../types.js';
-import { big, isqrt, modP, typeArg, valueArg } from './common.js';
+import { big, invMod, isqrt, modP, typeArg, valueArg } from './common.js';
 
 const U128 = 1n << 128n;
 const MASK128 = U128 - 1n;
@@ -21,6 +21,33 @@ const toU512 = (x: bigint): Value[] => [x & MASK128, (x >> 128n) & MASK128, (x >
 /** The `[min, max]` range of an integer-like type, or undefined for felt252 / others. */
 const rangeOf = (t: TypeInfo): [bigint, bigint] | undefined =>
   t.kind === 'int' || t.kind === 'boundedInt' ? [t.min, t.max] : undefined;
+
+/** Unsigned overflowing add: `(rc, x, y)` → ok `(rc, x + y)` | overflow `(rc, x + y - 2^bits)`. */
+const unsignedAdd =
+  (max: bigint, span: bigint): LibfuncHandler =>
+  (a, out) => {
+    out[0] = a[0]!;
+    const r = big(a[1]) + big(a[2]);
+    if (r <= max) {
+      out[1] = r;
+      return 0;
+    }
+    out[1] = r - span;
+    return 1;
+  };
+/** Unsigned overflowing sub: `(rc, x, y)` → ok `(rc, x - y)` | underflow `(rc, x - y + 2^bits)`. */
+const unsignedSub =
+  (span: bigint): LibfuncHandler =>
+  (a, out) => {
+    out[0] = a[0]!;
+    const r = big(a[1]) - big(a[2]);
+    if (r >= 0n) {
+      out[1] = r;
+      return 0;
+    }
+    out[1] = r + span;
+    return 1;
+  };
 
 /** Handlers for `<ty>_<op>` of one integer type (`u8`…`u128`, `i8`…`i128`). */
 function intFamily(ty: string, op: string): HandlerFactory | undefined {
@@ -66,10 +93,10 @@ function intFamily(ty: string, op: string): HandlerFactory | undefined {
       };
     case 'overflowing_add':
     case 'overflowing_add_impl':
-      return overflowing((x, y) => x + y);
+      return signed ? overflowing((x, y) => x + y) : h(unsignedAdd(max, span));
     case 'overflowing_sub':
     case 'overflowing_sub_impl':
-      return overflowing((x, y) => x - y);
+      return signed ? overflowing((x, y) => x - y) : h(unsignedSub(span));
     case 'eq':
       return compare((x, y) => x === y, false);
     case 'lt':
@@ -138,8 +165,10 @@ function intFamily(ty: string, op: string): HandlerFactory | undefined {
     case 'guarantee_mul':
       return h((a, out) => {
         const r = big(a[0]) * big(a[1]);
-        out[0] = r >> 128n;
-        out[1] = r & MASK128;
+        // Products below 2^128 (the usual case) need no split.
+        const small = r <= MASK128;
+        out[0] = small ? 0n : r >> 128n;
+        out[1] = small ? r : r & MASK128;
         out[2] = null;
         return 0;
       });
@@ -185,6 +214,22 @@ const WIDE: Record<string, LibfuncHandler> = {
   u256_sqrt: (a, out) => {
     out[0] = a[0]!;
     out[1] = isqrt(fromU256(a[1]));
+    return 0;
+  },
+  /**
+   * `(RangeCheck, b, NonZero n)` → ok `(RangeCheck, b⁻¹ mod n, 8 U128MulGuarantee)` | err `(RangeCheck, 2
+   * U128MulGuarantee)` when b has no inverse modulo n (`gcd(b, n) ≠ 1`, or `n = 1`).
+   */
+  u256_guarantee_inv_mod_n: (a, out) => {
+    out[0] = a[0]!;
+    const inv = invMod(fromU256(a[1]), fromU256(a[2]));
+    if (inv === undefined || inv === 0n) {
+      out[1] = null;
+      out[2] = null;
+      return 1;
+    }
+    out[1] = toU256(inv);
+    for (let i = 2; i < 10; i++) out[i] = null;
     return 0;
   },
   u512_safe_divmod_by_u256: (a, out) => {
@@ -284,6 +329,10 @@ const CASTS: Record<string, HandlerFactory> = {
     out[0] = [x + 1n, y];
     out[1] = x;
     return 1;
+  },
+  bounded_int_wrap_non_zero: () => (a, out) => {
+    out[0] = a[0]!;
+    return 0;
   },
   bounded_int_is_zero: () => (a, out) => {
     if (a[0] === 0n) return 0;

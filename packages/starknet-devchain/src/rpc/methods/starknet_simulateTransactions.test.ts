@@ -89,13 +89,27 @@ describe('simulateTransactions and other reads', () => {
     expect((await rawRpc(dc.rpcUrl, 'starknet_getNonce', { block_id: 'latest' })).error?.code).toBe(-32602);
   });
 
-  it('traceTransaction and traceBlockTransactions rebuild top-level traces of stored transactions', async () => {
+  it('traceTransaction and traceBlockTransactions rebuild the call trees of stored transactions', async () => {
     const ok = invokeV3(a1.address, transferCalldata(STRK, a0.address, 1n), 0n, a1.private_key);
     await rpcResult(dc.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: ok.tx });
     const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: ok.hash });
     expect(trace.type).toBe('INVOKE');
     expect(trace.execute_invocation.contract_address).toBe(a1.address);
-    expect(trace.execute_invocation.events).toHaveLength(2);
+    // The account's __execute__ emits nothing itself; its call to STRK emits the Transfer, the fee transfer its own.
+    expect(trace.execute_invocation.events).toEqual([]);
+    expect(trace.execute_invocation.calls).toHaveLength(1);
+    expect(trace.execute_invocation.calls[0]).toMatchObject({
+      contract_address: STRK,
+      caller_address: a1.address,
+      entry_point_selector: num.toHex(BigInt('0x83afd3f4caedc6eebf44246fe54e38c95e3179a5ec9ea81740eca5b482d12e')),
+      result: ['0x1'],
+      events: [{ order: 0, data: [a1.address, a0.address, '0x1', '0x0'] }],
+    });
+    expect(trace.validate_invocation.entry_point_selector).toBe(
+      num.toHex(BigInt('0x162da33a4585851fe8d3af3c2a9c60b557814e221e0d4f30ff0b2189d9c7775')),
+    );
+    expect(trace.fee_transfer_invocation.events).toHaveLength(1);
+    expect(trace.fee_transfer_invocation.events[0].order).toBe(1);
     const bad = invokeV3(a1.address, transferCalldata(STRK, a0.address, 10n ** 30n), 1n, a1.private_key);
     await rpcResult(dc.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: bad.tx });
     const reverted = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: bad.hash });

@@ -34,6 +34,7 @@ export function starknet_simulateTransactions(
       gas: r.gas,
       reverted: r.reverted,
       revertReason: r.revertReason,
+      calls: r.calls,
     }),
     fee_estimation: feeEstimate(chain, txs[i]!, r),
   }));
