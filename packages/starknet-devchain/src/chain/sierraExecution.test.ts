@@ -1,0 +1,344 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeSierraProgram, encodeSierraProgram, unsupportedLibfuncs } from '@nodegate/sierra-vm';
+import { Account, CallData, Contract, config, ec, hash, num, RpcProvider, stark, uint256 } from 'starknet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningDevchain, startDevchain } from '../startDevchain.js';
+import { rawRpc, rpcResult } from '../testing/rpc.js';
+
+config.set('logLevel', 'ERROR');
+
+/** The Cairo compiler's test classes, read in place (see /work/shared/fixtures/README.md). */
+const FIXTURES = process.env.CAIRO_TEST_DATA ?? '/work/shared/fixtures/cairo-test-data';
+const read = (name: string, kind = 'contract_class') =>
+  JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
+const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+const sel = (name: string) => hash.getSelectorFromName(name);
+const hex = (x: string | bigint) => num.toHex(BigInt(x));
+/** Explicit bounds, so that starknet.js does not estimate first (estimates of failing transactions fail). */
+const BOUNDS = {
+  resourceBounds: {
+    l1_gas: { max_amount: 0n, max_price_per_unit: 2n * 10n ** 9n },
+    l2_gas: { max_amount: 2n * 10n ** 7n, max_price_per_unit: 2n * 10n ** 9n },
+    l1_data_gas: { max_amount: 5000n, max_price_per_unit: 2n * 10n ** 9n },
+  },
+};
+
+let dc: RunningDevchain;
+let provider: RpcProvider;
+let alice: Account;
+let bob: Account;
+
+const wait = (h: string) => provider.waitForTransaction(h, { retryInterval: 50 });
+const receipt = (h: string) => rpcResult(dc.rpcUrl, 'starknet_getTransactionReceipt', { transaction_hash: h });
+
+const declared = new Map<string, string>();
+
+/** Declares a fixture class (once) with its CASM's compiled class hash; its class hash. */
+async function declare(name: string): Promise<string> {
+  const known = declared.get(name);
+  if (known) return known;
+  const contract = read(name);
+  const compiledClassHash = hash.computeCompiledClassHash(read(name, 'compiled_contract_class'));
+  const r = await alice.declare({ contract, compiledClassHash });
+  expect((await wait(r.transaction_hash)).isSuccess()).toBe(true);
+  expect(BigInt(r.class_hash)).toBe(BigInt(hash.computeContractClassHash(contract)));
+  declared.set(name, r.class_hash);
+  return r.class_hash;
+}
+
+/** Deploys through the UDC (constructor on the VM); the new address. */
+async function deploy(classHash: string, constructorCalldata: (string | bigint | number)[]): Promise<string> {
+  const r = await alice.deploy({
+    classHash,
+    constructorCalldata: CallData.toHex(constructorCalldata),
+    salt: stark.randomAddress(),
+  });
+  const rec = await wait(r.transaction_hash);
+  expect(rec.isSuccess()).toBe(true);
+  const address = r.contract_address[0]!;
+  expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(classHash));
+  return address;
+}
+
+async function strkBalance(address: string): Promise<bigint> {
+  const r = await provider.callContract({ contractAddress: STRK, entrypoint: 'balance_of', calldata: [address] });
+  return BigInt(r[0]!) + (BigInt(r[1]!) << 128n);
+}
+
+beforeAll(async () => {
+  dc = await startDevchain({ port: 0, accounts: 2, seed: 21 });
+  provider = new RpcProvider({ nodeUrl: dc.rpcUrl });
+  const accounts = await rpcResult(dc.rpcUrl, 'devnet_getPredeployedAccounts');
+  alice = new Account({ provider, address: accounts[0].address, signer: accounts[0].private_key });
+  bob = new Account({ provider, address: accounts[1].address, signer: accounts[1].private_key });
+});
+
+afterAll(async () => {
+  await dc.close();
+});
+
+describe('user-declared Sierra classes run on the Sierra VM', () => {
+  let erc20: string;
+  let token: string;
+
+  it('declares the ERC20 fixture, deploys it through the UDC, transfers, and serves calls and events', async () => {
+    erc20 = await declare('erc20__erc_20');
+    token = await deploy(erc20, [
+      '0x4e6f6465676174652054657374', // 'Nodegate Test'
+      '0x4e4754', // 'NGT'
+      18,
+      1000,
+      0,
+      alice.address,
+    ]);
+    const abi = read('erc20__erc_20').abi;
+    const c = new Contract({ abi, address: token, providerOrAccount: provider });
+    expect(await c.balance_of(alice.address)).toBe(1000n);
+    expect(await c.get_symbol()).toBe(0x4e4754n);
+    expect(await c.get_decimals()).toBe(18n);
+
+    const { transaction_hash } = await alice.execute({
+      contractAddress: token,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(300n) }),
+    });
+    expect((await wait(transaction_hash)).isSuccess()).toBe(true);
+    const r = await receipt(transaction_hash);
+    expect(r.events[0]).toEqual({
+      from_address: hex(token),
+      keys: [sel('Transfer')],
+      data: [hex(alice.address), hex(bob.address), '0x12c', '0x0'],
+    });
+    expect(await c.balance_of(alice.address)).toBe(700n);
+    expect(await c.balance_of(bob.address)).toBe(300n);
+    const raw = await provider.callContract({
+      contractAddress: token,
+      entrypoint: 'balance_of',
+      calldata: [bob.address],
+    });
+    expect(raw.map((x) => BigInt(x))).toEqual([300n, 0n]);
+
+    const events = await provider.getEvents({
+      address: token,
+      keys: [[sel('Transfer')]],
+      from_block: { block_number: 0 },
+      to_block: 'latest',
+      chunk_size: 100,
+    });
+    expect(events.events.map((e) => e.data.map((d) => BigInt(d)))).toEqual([
+      [0n, BigInt(alice.address), 1000n, 0n],
+      [BigInt(alice.address), BigInt(bob.address), 300n, 0n],
+    ]);
+  });
+
+  it('reverts an overdraft with the decoded panic reason; call and estimate report the contract error', async () => {
+    const overdraft = {
+      contractAddress: token,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(5000n) }),
+    };
+    const { transaction_hash } = await alice.execute(overdraft, BOUNDS);
+    expect((await wait(transaction_hash)).isReverted()).toBe(true);
+    const r = await receipt(transaction_hash);
+    expect(r.revert_reason).toMatch(/u256_sub Overflow/);
+    expect(r.events.map((e: { from_address: string }) => e.from_address)).toEqual([STRK]); // the fee only
+    await expect(alice.estimateInvokeFee(overdraft)).rejects.toThrow(/41: .*u256_sub Overflow/s);
+    // A call has caller 0: the ERC20 refuses a transfer from the zero address.
+    const call = await rawRpc(dc.rpcUrl, 'starknet_call', {
+      request: {
+        contract_address: token,
+        entry_point_selector: sel('transfer'),
+        calldata: [bob.address, '0x1', '0x0'],
+      },
+      block_id: 'latest',
+    });
+    expect(call.error?.code).toBe(40);
+    expect(JSON.stringify(call.error?.data)).toMatch(/ERC20: transfer from 0/);
+    const missing = await rawRpc(dc.rpcUrl, 'starknet_call', {
+      request: { contract_address: token, entry_point_selector: sel('no_such_entry_point'), calldata: [] },
+      block_id: 'latest',
+    });
+    expect(missing.error?.code).toBe(21);
+  });
+
+  it('a user contract calls a native one: the counter asks STRK, which has no such entry point', async () => {
+    const counter = await declare('new_syntax_test_contract__counter_contract');
+    const address = await deploy(counter, [10, STRK]);
+    const { transaction_hash } = await alice.execute({
+      contractAddress: address,
+      entrypoint: 'increase_counter',
+      calldata: [5],
+    });
+    expect((await wait(transaction_hash)).isSuccess()).toBe(true);
+    const r = await receipt(transaction_hash);
+    expect(r.events[0]).toEqual({ from_address: hex(address), keys: [sel('CounterIncreased')], data: ['0x5'] });
+    expect(await provider.callContract({ contractAddress: address, entrypoint: 'get_counter' })).toEqual(['0xf']);
+    // decrease_counter calls decrease_allowed() on the other contract (here the native STRK token).
+    const dec = await alice.execute(
+      { contractAddress: address, entrypoint: 'decrease_counter', calldata: [1] },
+      BOUNDS,
+    );
+    expect((await wait(dec.transaction_hash)).isReverted()).toBe(true);
+    expect((await receipt(dec.transaction_hash)).revert_reason).toMatch(/ENTRYPOINT_NOT_FOUND.*ENTRYPOINT_FAILED/s);
+    expect(await provider.callContract({ contractAddress: address, entrypoint: 'get_counter' })).toEqual(['0xf']);
+  });
+
+  it('library calls run the implementation class in the proxy contract (proxy → upgradable counter)', async () => {
+    const counter = await declare('upgradable_counter__counter_contract');
+    const proxyClass = await declare('proxy__proxy');
+    const proxy = await deploy(proxyClass, [counter]);
+    for (const amount of [4, 6]) {
+      const { transaction_hash } = await alice.execute({
+        contractAddress: proxy,
+        entrypoint: 'increase_counter',
+        calldata: [amount],
+      });
+      expect((await wait(transaction_hash)).isSuccess()).toBe(true);
+      const r = await receipt(transaction_hash);
+      expect(r.events[0]).toEqual({
+        from_address: hex(proxy),
+        keys: [sel('CounterIncreased')],
+        data: [hex(BigInt(amount))],
+      });
+    }
+    expect(await provider.callContract({ contractAddress: proxy, entrypoint: 'get_counter' })).toEqual(['0xa']);
+
+    // The trace shows the nested calls: account → proxy (CALL) → counter class (LIBRARY_CALL, in the proxy).
+    const last = await alice.execute({ contractAddress: proxy, entrypoint: 'increase_counter', calldata: [1] });
+    await wait(last.transaction_hash);
+    const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: last.transaction_hash });
+    const proxyCall = trace.execute_invocation.calls[0];
+    expect(proxyCall).toMatchObject({
+      contract_address: hex(proxy),
+      class_hash: hex(proxyClass),
+      caller_address: hex(alice.address),
+      call_type: 'CALL',
+      entry_point_selector: sel('increase_counter'),
+      calldata: ['0x1'],
+      events: [],
+      is_reverted: false,
+    });
+    expect(proxyCall.calls).toHaveLength(1);
+    expect(proxyCall.calls[0]).toMatchObject({
+      contract_address: hex(proxy),
+      class_hash: hex(counter),
+      call_type: 'LIBRARY_CALL',
+      entry_point_selector: sel('increase_counter'),
+      events: [{ order: 0, keys: [sel('CounterIncreased')], data: ['0x1'] }],
+      result: [],
+      is_reverted: false,
+    });
+    expect(await provider.callContract({ contractAddress: proxy, entrypoint: 'get_counter' })).toEqual(['0xb']);
+    const under = await alice.execute(
+      { contractAddress: proxy, entrypoint: 'decrease_counter', calldata: [12] },
+      BOUNDS,
+    );
+    expect((await wait(under.transaction_hash)).isReverted()).toBe(true);
+    expect((await receipt(under.transaction_hash)).revert_reason).toMatch(/u128_sub Overflow/);
+  });
+
+  it('replace_class: the owner upgrades a contract to another declared class, others are refused', async () => {
+    const multi = await declare('multi_component__contract_with_4_components');
+    const counter = await declare('upgradable_counter__counter_contract');
+    const address = await deploy(multi, ['0x41', '0x42', 18, 50, 0, alice.address, alice.address]);
+    const upgrade = { contractAddress: address, entrypoint: 'upgrade', calldata: [counter] };
+    const denied = await bob.execute(upgrade, BOUNDS);
+    expect((await wait(denied.transaction_hash)).isReverted()).toBe(true);
+    expect((await receipt(denied.transaction_hash)).revert_reason).toMatch(/Wrong owner\./);
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(multi));
+
+    const { transaction_hash } = await alice.execute(upgrade);
+    const rec = await wait(transaction_hash);
+    expect(rec.isSuccess()).toBe(true);
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(counter));
+    const r = await receipt(transaction_hash);
+    expect(r.events[0]).toEqual({
+      from_address: hex(address),
+      keys: [sel('Upgradable'), sel('ContractUpgraded')],
+      data: [hex(multi), hex(counter)],
+    });
+    const su = await rpcResult(dc.rpcUrl, 'starknet_getStateUpdate', { block_id: { block_number: r.block_number } });
+    expect(su.state_diff.replaced_classes).toEqual([{ contract_address: hex(address), class_hash: hex(counter) }]);
+    // The contract now runs the counter's code over its storage.
+    expect(await provider.callContract({ contractAddress: address, entrypoint: 'get_counter' })).toEqual(['0x0']);
+    expect(
+      (await provider.callContract({ contractAddress: address, entrypoint: 'get_symbol' }).catch((e) => e)).baseError
+        ?.code,
+    ).toBe(21);
+  });
+
+  it('a user-declared account deploys, validates on the VM and moves STRK through the native token', async () => {
+    const accountClass = await declare('account__account');
+    const pk = stark.randomAddress();
+    const pub = ec.starkCurve.getStarkKey(pk);
+    const address = hash.calculateContractAddressFromHash(pub, accountClass, [pub], 0);
+    await rpcResult(dc.rpcUrl, 'devnet_mint', { address, amount: 10 ** 19, unit: 'FRI' });
+    const user = new Account({ provider, address, signer: pk, cairoVersion: '1' });
+    const d = await user.deployAccount({ classHash: accountClass, constructorCalldata: [pub], addressSalt: pub });
+    expect(BigInt(d.contract_address)).toBe(BigInt(address));
+    expect((await wait(d.transaction_hash)).isSuccess()).toBe(true);
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(accountClass));
+
+    const before = await strkBalance(bob.address);
+    const t = await user.execute({
+      contractAddress: STRK,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(1234n) }),
+    });
+    expect((await wait(t.transaction_hash)).isSuccess()).toBe(true);
+    expect(await strkBalance(bob.address)).toBe(before + 1234n);
+    const r = await receipt(t.transaction_hash);
+    expect(r.events[0].data.map((x: string) => BigInt(x))).toEqual([BigInt(address), BigInt(bob.address), 1234n, 0n]);
+
+    // The native token's failure comes back to the user account as a revert it panics with.
+    const tooMuch = await user.execute(
+      {
+        contractAddress: STRK,
+        entrypoint: 'transfer',
+        calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(10n ** 30n) }),
+      },
+      BOUNDS,
+    );
+    expect((await wait(tooMuch.transaction_hash)).isReverted()).toBe(true);
+    expect((await receipt(tooMuch.transaction_hash)).revert_reason).toMatch(/ERC20: insufficient balance/);
+
+    // A wrong signature fails the account's own __validate__ (run on the VM): rejected with 55.
+    const liar = new Account({ provider, address, signer: stark.randomAddress(), cairoVersion: '1' });
+    await expect(
+      liar.execute({ contractAddress: STRK, entrypoint: 'transfer', calldata: [bob.address, 1, 0] }, BOUNDS),
+    ).rejects.toMatchObject({ baseError: { code: 55 } });
+  });
+});
+
+describe('declare checks the class against the VM', () => {
+  it('refuses with 56 a class using a libfunc the VM lacks, naming it', async () => {
+    const cls = read('hello_starknet__hello_starknet');
+    const decoded = decodeSierraProgram(cls.sierra_program);
+    const target = decoded.program.libfuncDeclarations.find((l) => l.genericId === 'felt252_add')!;
+    target.genericId = 'nodegate_no_such_libfunc';
+    const altered = {
+      ...cls,
+      sierra_program: encodeSierraProgram(decoded).map((x) => num.toHex(x)),
+    };
+    delete altered.sierra_program_debug_info;
+    const err = await alice.declare({ contract: altered, compiledClassHash: '0x1234' }, BOUNDS).catch((e) => e);
+    expect(err).toMatchObject({ baseError: { code: 56 } });
+    expect(JSON.stringify(err.baseError.data)).toMatch(/nodegate_no_such_libfunc/);
+  });
+
+  it('refuses a fixture class exactly when the VM lists libfuncs it lacks (libfuncs_coverage)', async () => {
+    const cls = read('libfuncs_coverage__libfuncs_coverage');
+    const missing = unsupportedLibfuncs(decodeSierraProgram(cls.sierra_program).program);
+    const casm = read('libfuncs_coverage__libfuncs_coverage', 'compiled_contract_class');
+    const r = await alice
+      .declare({ contract: cls, compiledClassHash: hash.computeCompiledClassHash(casm) }, BOUNDS)
+      .catch((e) => e);
+    if (missing.length > 0) {
+      expect(r).toMatchObject({ baseError: { code: 56 } });
+      for (const name of missing) expect(JSON.stringify(r.baseError.data)).toContain(name);
+    } else {
+      expect((await wait(r.transaction_hash)).isSuccess()).toBe(true);
+    }
+  });
+});
