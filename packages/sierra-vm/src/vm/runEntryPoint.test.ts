@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ec } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { encodeGenericId } from '../encodeGenericId.js';
 import { starknetKeccak } from '../starknetKeccak.js';
@@ -179,23 +178,23 @@ describe('runEntryPoint: the entry point ABI on real classes (without debug info
     ]);
   });
 
-  it('gives the v3 execution info (transaction hash, signature) to an account validating a signature', () => {
+  it('gives the v3 execution info (the transaction signature) to an account checking it', () => {
     const w = new World();
     const account = w.declare('account__account', 0xacc0n);
-    const pk = '0x1234567890abcdef';
-    const publicKey = BigInt(ec.starkCurve.getStarkKey(pk));
-    expect(w.deploy(0x400n, account, [publicKey]).panic).toBeUndefined();
-    const txHash = 0x5eedn;
-    const sig = ec.starkCurve.sign(`0x${txHash.toString(16)}`, pk);
-    w.tx = { transactionHash: txHash, signature: [sig.r, sig.s], version: 3n, accountAddress: 0x400n };
-    const valid = w.run(0x400n, 'EXTERNAL', sel('__validate__'), [0n], 0n);
-    expect(valid.retdata?.map(decodeShortString)).toEqual(['VALID']);
-    w.tx = { ...w.tx, signature: [sig.r, sig.s + 1n] };
-    expect(w.run(0x400n, 'EXTERNAL', sel('__validate__'), [0n], 0n).panic?.messages).toEqual(['INVALID_SIGNATURE']);
-    w.tx = { ...w.tx, signature: [sig.r] };
-    expect(w.run(0x400n, 'EXTERNAL', sel('__validate__'), [0n], 0n).panic?.messages).toEqual([
-      'INVALID_SIGNATURE_LENGTH',
-    ]);
+    expect(w.deploy(0x400n, account, [0x1234n]).panic).toBeUndefined();
+    // validate_transaction first asserts a 2-felt signature, read from get_execution_info_v3's TxInfo.
+    for (const signature of [[], [1n], [1n, 2n, 3n]]) {
+      w.tx = { transactionHash: 0x5eedn, signature, version: 3n, accountAddress: 0x400n };
+      expect(w.run(0x400n, 'EXTERNAL', sel('__validate__'), [0n], 0n).panic?.messages).toEqual([
+        'INVALID_SIGNATURE_LENGTH',
+      ]);
+    }
+    // __execute__ checks that its caller is 0 (get_caller_address, from the same execution info).
+    w.tx = { version: 3n };
+    expect(w.run(0x400n, 'EXTERNAL', sel('__execute__'), [0n], 0x99n).panic?.messages).toEqual(['INVALID_CALLER']);
+    expect(w.run(0x400n, 'EXTERNAL', sel('__execute__'), [0n], 0n).retdata).toEqual([0n]); // no call results
+    w.tx = { version: 0n };
+    expect(w.run(0x400n, 'EXTERNAL', sel('__execute__'), [0n], 0n).panic?.messages).toEqual(['INVALID_TX_VERSION']);
   });
 });
 

@@ -212,7 +212,7 @@ function makeHost(env: ExecEnv, self: bigint, caller: bigint, sel: bigint, depth
     libraryCall: (classHash, selector, calldata) => {
       if (!env.state.getDeclared(classHash)) fail('CLASS_HASH_NOT_FOUND');
       return nested(env, (child) =>
-        runClass(child, classHash, self, selector, calldata, caller, 'EXTERNAL', depth + 1),
+        runClass(child, classHash, self, selector, calldata, caller, 'EXTERNAL', depth + 1, 'LIBRARY_CALL'),
       );
     },
     deploy: (classHash, salt, calldata, deployFromZero) =>
