@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Account, CallData, Contract, config, hash, RpcProvider, stark, uint256 } from 'starknet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StarknetTestGateway, startStarknetTestGateway } from '../../test-support/startStarknetTestGateway.js';
+import { postJson } from '../../test-support/startTestGateway.js';
+
+// Users' own Cairo contracts through nodegate, with starknet.js as a dApp uses it (unchanged): the
+// dev chain behind the gateway runs declared Sierra classes on @nodegate/sierra-vm. The classes
+// are the Cairo compiler's test data, read in place from the shared fixtures.
+config.set('logLevel', 'ERROR');
+
+const FIXTURES =
+  process.env.CAIRO_TEST_DATA ?? join(import.meta.dirname, '../../../../../../shared/fixtures/cairo-test-data');
+const read = (name: string, kind = 'contract_class') =>
+  JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
+const sel = (name: string) => hash.getSelectorFromName(name);
+/** Explicit bounds, so that starknet.js does not estimate a transaction that is meant to fail. */
+const BOUNDS = {
+  resourceBounds: {
+    l1_gas: { max_amount: 0n, max_price_per_unit: 2n * 10n ** 9n },
+    l2_gas: { max_amount: 2n * 10n ** 7n, max_price_per_unit: 2n * 10n ** 9n },
+    l1_data_gas: { max_amount: 5000n, max_price_per_unit: 2n * 10n ** 9n },
+  },
+};
+
+let t: StarknetTestGateway;
+let provider: RpcProvider;
+let alice: Account;
+let bob: Account;
+let erc20Class: string;
+let token: string;
+
+const rpc = async (method: string, params: unknown) =>
+  (await postJson(t.rpcUrl, { jsonrpc: '2.0', id: 1, method, params })).json as {
+    result?: any;
+    error?: { code: number; message: string; data?: unknown };
+  };
+const wait = (h: string) => provider.waitForTransaction(h, { retryInterval: 50 });
+
+beforeAll(async () => {
+  t = await startStarknetTestGateway();
+  provider = new RpcProvider({ nodeUrl: t.rpcUrl });
+  const accounts = (await rpc('devnet_getPredeployedAccounts', {})).result;
+  alice = new Account({ provider, address: accounts[0].address, signer: accounts[0].private_key });
+  bob = new Account({ provider, address: accounts[1].address, signer: accounts[1].private_key });
+});
+
+afterAll(async () => {
+  await t?.stop();
+});
+
+describe("users' own Cairo contracts through nodegate (starknet.js)", () => {
+  it('declares the ERC20 class with its CASM hash, deploys it through the UDC, transfers, calls and reads events', async () => {
+    const contract = read('erc20__erc_20');
+    const compiledClassHash = hash.computeCompiledClassHash(read('erc20__erc_20', 'compiled_contract_class'));
+    const declared = await alice.declare({ contract, compiledClassHash });
+    expect((await wait(declared.transaction_hash)).isSuccess()).toBe(true);
+    erc20Class = declared.class_hash;
+    expect(BigInt(erc20Class)).toBe(BigInt(hash.computeContractClassHash(contract)));
+    // the gateway serves the class back as declared (its stk_ name too)
+    const served = await rpc('stk_getClass', { block_id: 'latest', class_hash: erc20Class });
+    expect(served.error).toBeUndefined();
+    expect(served.result.sierra_program).toEqual(contract.sierra_program);
+
+    const deployed = await alice.deploy({
+      classHash: erc20Class,
+      constructorCalldata: CallData.toHex(['0x4e4754', '0x4e4754', 18, 1000, 0, alice.address]),
+      salt: stark.randomAddress(),
+    });
+    expect((await wait(deployed.transaction_hash)).isSuccess()).toBe(true);
+    token = deployed.contract_address[0]!;
+    expect(BigInt(await provider.getClassHashAt(token))).toBe(BigInt(erc20Class));
+
+    const c = new Contract({ abi: contract.abi, address: token, providerOrAccount: provider });
+    expect(await c.balance_of(alice.address)).toBe(1000n);
+    const sent = await alice.execute({
+      contractAddress: token,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(250n) }),
+    });
+    expect((await wait(sent.transaction_hash)).isSuccess()).toBe(true);
+    expect(await c.balance_of(alice.address)).toBe(750n);
+    expect(await c.balance_of(bob.address)).toBe(250n);
+
+    // a call with the stk_ name and named params
+    const call = await rpc('stk_call', {
+      request: { contract_address: token, entry_point_selector: sel('balance_of'), calldata: [bob.address] },
+      block_id: 'latest',
+    });
+    expect(call.error).toBeUndefined();
+    expect((call.result as string[]).map((x) => BigInt(x))).toEqual([250n, 0n]);
+
+    const events = await provider.getEvents({
+      address: token,
+      keys: [[sel('Transfer')]],
+      from_block: { block_number: 0 },
+      to_block: 'latest',
+      chunk_size: 100,
+    });
+    expect(events.events.map((e) => e.data.map((d) => BigInt(d)))).toEqual([
+      [0n, BigInt(alice.address), 1000n, 0n],
+      [BigInt(alice.address), BigInt(bob.address), 250n, 0n],
+    ]);
+  });
+
+  it('a panic reverts the transaction with its reason and the fee charged; call and estimate answer 40 and 41', async () => {
+    const overdraft = {
+      contractAddress: token,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(10_000n) }),
+    };
+    const before = await new Contract({
+      abi: read('erc20__erc_20').abi,
+      address: token,
+      providerOrAccount: provider,
+    }).balance_of(alice.address);
+    const { transaction_hash } = await alice.execute(overdraft, BOUNDS);
+    expect((await wait(transaction_hash)).isReverted()).toBe(true);
+    const receipt = (await rpc('starknet_getTransactionReceipt', { transaction_hash })).result;
+    expect(receipt.execution_status).toBe('REVERTED');
+    expect(receipt.revert_reason).toMatch(/u256_sub Overflow/);
+    expect(BigInt(receipt.actual_fee.amount)).toBeGreaterThan(0n);
+    // nothing of the transfer stayed
+    const after = await new Contract({
+      abi: read('erc20__erc_20').abi,
+      address: token,
+      providerOrAccount: provider,
+    }).balance_of(alice.address);
+    expect(after).toBe(before);
+
+    await expect(alice.estimateInvokeFee(overdraft)).rejects.toThrow(/u256_sub Overflow/);
+    // a call has caller 0, and the ERC20 refuses a transfer from the zero address
+    const call = await rpc('starknet_call', {
+      request: {
+        contract_address: token,
+        entry_point_selector: sel('transfer'),
+        calldata: [bob.address, '0x1', '0x0'],
+      },
+      block_id: 'latest',
+    });
+    expect(call.error?.code).toBe(40);
+    expect(JSON.stringify(call.error?.data)).toMatch(/ERC20: transfer from 0/);
+  });
+
+  it('a proxy runs its implementation through library_call, and the trace shows the nested call', async () => {
+    const declare = async (name: string) => {
+      const r = await alice.declare({
+        contract: read(name),
+        compiledClassHash: hash.computeCompiledClassHash(read(name, 'compiled_contract_class')),
+      });
+      await wait(r.transaction_hash);
+      return r.class_hash;
+    };
+    const counterClass = await declare('upgradable_counter__counter_contract');
+    const proxyClass = await declare('proxy__proxy');
+    const deployed = await alice.deploy({ classHash: proxyClass, constructorCalldata: [counterClass], salt: '0x1' });
+    await wait(deployed.transaction_hash);
+    const proxy = deployed.contract_address[0]!;
+    const inc = await alice.execute({ contractAddress: proxy, entrypoint: 'increase_counter', calldata: [7] });
+    expect((await wait(inc.transaction_hash)).isSuccess()).toBe(true);
+    expect(await provider.callContract({ contractAddress: proxy, entrypoint: 'get_counter' })).toEqual(['0x7']);
+    const trace = (await rpc('stk_traceTransaction', { transaction_hash: inc.transaction_hash })).result;
+    const proxyCall = trace.execute_invocation.calls[0];
+    expect(BigInt(proxyCall.class_hash)).toBe(BigInt(proxyClass));
+    expect(proxyCall.calls[0]).toMatchObject({
+      call_type: 'LIBRARY_CALL',
+      entry_point_selector: sel('increase_counter'),
+    });
+    expect(BigInt(proxyCall.calls[0].class_hash)).toBe(BigInt(counterClass));
+  });
+});
