@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeSierraProgram, encodeSierraProgram, unsupportedLibfuncs } from '@nodegate/sierra-vm';
+import { decodeSierraProgram, encodeSierraProgram, parseSierraText, unsupportedLibfuncs } from '@nodegate/sierra-vm';
 import { Account, CallData, Contract, config, hash, num, RpcProvider, stark, uint256 } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDevchain, startDevchain } from '../startDevchain.js';
@@ -262,6 +262,116 @@ describe('user-declared Sierra classes run on the Sierra VM', () => {
       (await provider.callContract({ contractAddress: address, entrypoint: 'get_symbol' }).catch((e) => e)).baseError
         ?.code,
     ).toBe(21);
+  });
+});
+
+/**
+ * A hand-written class for the syscalls no fixture reaches: `send(payload)` sends an L2 → L1 message to 0x1234 and
+ * returns the payload; `block_hash()` returns the hash of block 1 (get_block_hash_syscall).
+ */
+function syscallClass() {
+  const span = 'core::array::Span::<core::felt252>';
+  const result = `core::panics::PanicResult::<(${span},)>`;
+  const t = (name: string, generic = name) =>
+    `type ${name} = ${generic} [storable: true, drop: true, dup: true, zero_sized: false];`;
+  const { program } = parseSierraText(`
+${t('felt252')}
+${t('GasBuiltin')}
+${t('System')}
+${t('u64')}
+${t('Const<u64, 1>')}
+${t('Array<felt252>')}
+${t('Snapshot<Array<felt252>>')}
+${t(span, `Struct<ut@${span}, Snapshot<Array<felt252>>>`)}
+${t(`Tuple<${span}>`, `Struct<ut@Tuple, ${span}>`)}
+${t('core::panics::Panic', 'Struct<ut@core::panics::Panic>')}
+${t('Tuple<core::panics::Panic, Array<felt252>>', 'Struct<ut@Tuple, core::panics::Panic, Array<felt252>>')}
+${t(result, `Enum<ut@${result}, Tuple<${span}>, Tuple<core::panics::Panic, Array<felt252>>>`)}
+
+libfunc send_message_to_l1_syscall = send_message_to_l1_syscall;
+libfunc get_block_hash_syscall = get_block_hash_syscall;
+libfunc felt252_const<4660> = felt252_const<4660>;
+libfunc const_as_immediate<Const<u64, 1>> = const_as_immediate<Const<u64, 1>>;
+libfunc struct_construct<Tuple<${span}>> = struct_construct<Tuple<${span}>>;
+libfunc enum_init<${result}, 0> = enum_init<${result}, 0>;
+libfunc enum_init<${result}, 1> = enum_init<${result}, 1>;
+libfunc struct_construct<core::panics::Panic> = struct_construct<core::panics::Panic>;
+libfunc struct_construct<Tuple<core::panics::Panic, Array<felt252>>> = struct_construct<Tuple<core::panics::Panic, Array<felt252>>>;
+libfunc array_new<felt252> = array_new<felt252>;
+libfunc array_append<felt252> = array_append<felt252>;
+libfunc snapshot_take<Array<felt252>> = snapshot_take<Array<felt252>>;
+libfunc struct_construct<${span}> = struct_construct<${span}>;
+
+felt252_const<4660>() -> ([3]); // 0
+send_message_to_l1_syscall([0], [1], [3], [2]) { fallthrough([4], [5]) 5([6], [7], [8]) }; // 1
+struct_construct<Tuple<${span}>>([2]) -> ([9]); // 2
+enum_init<${result}, 0>([9]) -> ([10]); // 3
+return([4], [5], [10]); // 4
+struct_construct<core::panics::Panic>() -> ([11]); // 5
+struct_construct<Tuple<core::panics::Panic, Array<felt252>>>([11], [8]) -> ([12]); // 6
+enum_init<${result}, 1>([12]) -> ([13]); // 7
+return([6], [7], [13]); // 8
+const_as_immediate<Const<u64, 1>>() -> ([3]); // 9
+get_block_hash_syscall([0], [1], [3]) { fallthrough([4], [5], [6]) 18([7], [8], [9]) }; // 10
+array_new<felt252>() -> ([10]); // 11
+array_append<felt252>([10], [6]) -> ([11]); // 12
+snapshot_take<Array<felt252>>([11]) -> ([12], [13]); // 13
+struct_construct<${span}>([13]) -> ([14]); // 14
+struct_construct<Tuple<${span}>>([14]) -> ([15]); // 15
+enum_init<${result}, 0>([15]) -> ([16]); // 16
+return([4], [5], [16]); // 17
+struct_construct<core::panics::Panic>() -> ([17]); // 18
+struct_construct<Tuple<core::panics::Panic, Array<felt252>>>([17], [9]) -> ([18]); // 19
+enum_init<${result}, 1>([18]) -> ([19]); // 20
+return([7], [8], [19]); // 21
+
+send@0([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
+block_hash@9([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
+`);
+  const felts = encodeSierraProgram({
+    sierraVersion: { major: 1, minor: 7, patch: 0 },
+    compilerVersion: { major: 2, minor: 11, patch: 0 },
+    program,
+  });
+  return {
+    sierra_program: felts.map((x) => num.toHex(x)),
+    contract_class_version: '0.1.0',
+    entry_points_by_type: {
+      CONSTRUCTOR: [],
+      EXTERNAL: [
+        { selector: sel('send'), function_idx: 0 },
+        { selector: sel('block_hash'), function_idx: 1 },
+      ].sort((a, b) => (BigInt(a.selector) < BigInt(b.selector) ? -1 : 1)),
+      L1_HANDLER: [],
+    },
+    abi: [],
+  };
+}
+
+describe('syscalls bound to the chain (a hand-written class)', () => {
+  it('send_message_to_l1 fills messages_sent and the trace; get_block_hash reads the chain', async () => {
+    const contract = syscallClass();
+    const d = await alice.declare({ contract, compiledClassHash: '0x1' });
+    expect((await wait(d.transaction_hash)).isSuccess()).toBe(true);
+    const address = await deploy(d.class_hash, []);
+    const { transaction_hash } = await alice.execute({
+      contractAddress: address,
+      entrypoint: 'send',
+      calldata: [7, 8],
+    });
+    expect((await wait(transaction_hash)).isSuccess()).toBe(true);
+    const message = { from_address: hex(address), to_address: '0x1234', payload: ['0x7', '0x8'] };
+    expect((await receipt(transaction_hash)).messages_sent).toEqual([message]);
+    const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash });
+    expect(trace.execute_invocation.calls[0].messages).toEqual([{ order: 0, ...message }]);
+    expect(trace.execute_invocation.calls[0].result).toEqual(['0x7', '0x8']);
+
+    // Block 1 becomes readable once it is 10 blocks deep.
+    while ((await provider.getBlockNumber()) < 11) await rpcResult(dc.rpcUrl, 'devnet_createBlock');
+    const block1 = await rpcResult(dc.rpcUrl, 'starknet_getBlockWithTxHashes', { block_id: { block_number: 1 } });
+    expect(await provider.callContract({ contractAddress: address, entrypoint: 'block_hash' })).toEqual([
+      block1.block_hash,
+    ]);
   });
 });
 
