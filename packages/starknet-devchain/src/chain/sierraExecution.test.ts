@@ -267,7 +267,8 @@ describe('user-declared Sierra classes run on the Sierra VM', () => {
 
 /**
  * A hand-written class for the syscalls no fixture reaches: `send(payload)` sends an L2 → L1 message to 0x1234 and
- * returns the payload; `block_hash()` returns the hash of block 1 (get_block_hash_syscall).
+ * returns the payload; `block_hash()` returns the hash of block 1 (get_block_hash_syscall); `deploy_self(class_hash)`
+ * deploys `class_hash` with salt 0x1234 and no constructor calldata (deploy_syscall) and returns the address.
  */
 function syscallClass() {
   const span = 'core::array::Span::<core::felt252>';
@@ -287,6 +288,8 @@ ${t(`Tuple<${span}>`, `Struct<ut@Tuple, ${span}>`)}
 ${t('core::panics::Panic', 'Struct<ut@core::panics::Panic>')}
 ${t('Tuple<core::panics::Panic, Array<felt252>>', 'Struct<ut@Tuple, core::panics::Panic, Array<felt252>>')}
 ${t(result, `Enum<ut@${result}, Tuple<${span}>, Tuple<core::panics::Panic, Array<felt252>>>`)}
+${t('Unit', 'Struct<ut@Tuple>')}
+${t('core::bool', 'Enum<ut@core::bool, Unit, Unit>')}
 
 libfunc send_message_to_l1_syscall = send_message_to_l1_syscall;
 libfunc get_block_hash_syscall = get_block_hash_syscall;
@@ -301,6 +304,12 @@ libfunc array_new<felt252> = array_new<felt252>;
 libfunc array_append<felt252> = array_append<felt252>;
 libfunc snapshot_take<Array<felt252>> = snapshot_take<Array<felt252>>;
 libfunc struct_construct<${span}> = struct_construct<${span}>;
+libfunc struct_deconstruct<${span}> = struct_deconstruct<${span}>;
+libfunc array_snapshot_pop_front<felt252> = array_snapshot_pop_front<felt252>;
+libfunc unbox<felt252> = unbox<felt252>;
+libfunc struct_construct<Unit> = struct_construct<Unit>;
+libfunc enum_init<core::bool, 0> = enum_init<core::bool, 0>;
+libfunc deploy_syscall = deploy_syscall;
 
 felt252_const<4660>() -> ([3]); // 0
 send_message_to_l1_syscall([0], [1], [3], [2]) { fallthrough([4], [5]) 5([6], [7], [8]) }; // 1
@@ -324,9 +333,36 @@ struct_construct<core::panics::Panic>() -> ([17]); // 18
 struct_construct<Tuple<core::panics::Panic, Array<felt252>>>([17], [9]) -> ([18]); // 19
 enum_init<${result}, 1>([18]) -> ([19]); // 20
 return([7], [8], [19]); // 21
+struct_deconstruct<${span}>([2]) -> ([3]); // 22
+array_snapshot_pop_front<felt252>([3]) { fallthrough([4], [5]) 43([6]) }; // 23
+unbox<felt252>([5]) -> ([7]); // 24
+felt252_const<4660>() -> ([8]); // 25
+array_new<felt252>() -> ([9]); // 26
+snapshot_take<Array<felt252>>([9]) -> ([10], [11]); // 27
+struct_construct<${span}>([11]) -> ([12]); // 28
+struct_construct<Unit>() -> ([13]); // 29
+enum_init<core::bool, 0>([13]) -> ([14]); // 30
+deploy_syscall([0], [1], [7], [8], [12], [14]) { fallthrough([15], [16], [17], [18]) 39([19], [20], [21]) }; // 31
+array_new<felt252>() -> ([22]); // 32
+array_append<felt252>([22], [17]) -> ([23]); // 33
+snapshot_take<Array<felt252>>([23]) -> ([24], [25]); // 34
+struct_construct<${span}>([25]) -> ([26]); // 35
+struct_construct<Tuple<${span}>>([26]) -> ([27]); // 36
+enum_init<${result}, 0>([27]) -> ([28]); // 37
+return([15], [16], [28]); // 38
+struct_construct<core::panics::Panic>() -> ([29]); // 39
+struct_construct<Tuple<core::panics::Panic, Array<felt252>>>([29], [21]) -> ([30]); // 40
+enum_init<${result}, 1>([30]) -> ([31]); // 41
+return([19], [20], [31]); // 42
+array_new<felt252>() -> ([32]); // 43
+struct_construct<core::panics::Panic>() -> ([33]); // 44
+struct_construct<Tuple<core::panics::Panic, Array<felt252>>>([33], [32]) -> ([34]); // 45
+enum_init<${result}, 1>([34]) -> ([35]); // 46
+return([0], [1], [35]); // 47
 
 send@0([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
 block_hash@9([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
+deploy_self@22([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
 `);
   const felts = encodeSierraProgram({
     sierraVersion: { major: 1, minor: 7, patch: 0 },
@@ -341,6 +377,7 @@ block_hash@9([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System,
       EXTERNAL: [
         { selector: sel('send'), function_idx: 0 },
         { selector: sel('block_hash'), function_idx: 1 },
+        { selector: sel('deploy_self'), function_idx: 2 },
       ].sort((a, b) => (BigInt(a.selector) < BigInt(b.selector) ? -1 : 1)),
       L1_HANDLER: [],
     },
@@ -353,6 +390,7 @@ describe('syscalls bound to the chain (a hand-written class)', () => {
     const contract = syscallClass();
     const d = await alice.declare({ contract, compiledClassHash: '0x1' });
     expect((await wait(d.transaction_hash)).isSuccess()).toBe(true);
+    declared.set('syscalls', d.class_hash);
     const address = await deploy(d.class_hash, []);
     const { transaction_hash } = await alice.execute({
       contractAddress: address,
@@ -372,6 +410,29 @@ describe('syscalls bound to the chain (a hand-written class)', () => {
     expect(await provider.callContract({ contractAddress: address, entrypoint: 'block_hash' })).toEqual([
       block1.block_hash,
     ]);
+  });
+
+  it('deploy_syscall deploys a contract from a contract; a second deploy at the same address reverts', async () => {
+    const classHash = declared.get('syscalls')!;
+    const deployer = await deploy(classHash, []);
+    const expected = hash.calculateContractAddressFromHash('0x1234', classHash, [], deployer);
+    const first = await alice.execute({ contractAddress: deployer, entrypoint: 'deploy_self', calldata: [classHash] });
+    expect((await wait(first.transaction_hash)).isSuccess()).toBe(true);
+    expect(BigInt(await provider.getClassHashAt(expected))).toBe(BigInt(classHash));
+    const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: first.transaction_hash });
+    const call = trace.execute_invocation.calls[0];
+    expect(call.result).toEqual([hex(expected)]);
+    expect(call.calls).toMatchObject([
+      { contract_address: hex(expected), entry_point_type: 'CONSTRUCTOR', caller_address: hex(deployer), calldata: [] },
+    ]);
+    const again = await alice.execute(
+      { contractAddress: deployer, entrypoint: 'deploy_self', calldata: [classHash] },
+      BOUNDS,
+    );
+    expect((await wait(again.transaction_hash)).isReverted()).toBe(true);
+    expect((await receipt(again.transaction_hash)).revert_reason).toMatch(
+      /unavailable for deployment.*ENTRYPOINT_FAILED/s,
+    );
   });
 });
 
