@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Account, CallData, Contract, config, hash, RpcProvider, stark, uint256 } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StarknetTestGateway, startStarknetTestGateway } from '../../test-support/startStarknetTestGateway.js';
@@ -14,6 +15,12 @@ const FIXTURES =
   process.env.CAIRO_TEST_DATA ?? join(import.meta.dirname, '../../../../../../shared/fixtures/cairo-test-data');
 const read = (name: string, kind = 'contract_class') =>
   JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
+const HYPERLANE_DIST = dirname(createRequire(import.meta.url).resolve('@hyperlane-xyz/starknet-core'));
+/** A class of the npm package @hyperlane-xyz/starknet-core (OpenZeppelin components, compiler 2.10): its artifacts are ES modules of one JSON literal. */
+const readHyperlane = (name: string, kind = 'contract_class') => {
+  const text = readFileSync(join(HYPERLANE_DIST, `artifacts/${name}.${kind}.js`), 'utf8');
+  return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
+};
 const sel = (name: string) => hash.getSelectorFromName(name);
 /** Explicit bounds, so that starknet.js does not estimate a transaction that is meant to fail. */
 const BOUNDS = {
@@ -168,5 +175,75 @@ describe("users' own Cairo contracts through nodegate (starknet.js)", () => {
       entry_point_selector: sel('increase_counter'),
     });
     expect(BigInt(proxyCall.calls[0].class_hash)).toBe(BigInt(counterClass));
+  });
+
+  it('an OpenZeppelin ERC721 (compiler 2.10): minted by its constructor, ownership, events, approvals, a refused transfer', async () => {
+    const contract = readHyperlane('contracts_TestERC721');
+    const declared = await alice.declare({
+      contract,
+      compiledClassHash: hash.computeCompiledClassHash(
+        readHyperlane('contracts_TestERC721', 'compiled_contract_class'),
+      ),
+    });
+    expect((await wait(declared.transaction_hash)).isSuccess()).toBe(true);
+    const deployed = await alice.deploy({
+      classHash: declared.class_hash,
+      constructorCalldata: CallData.compile({ mint_amount: uint256.bnToUint256(3n) }),
+      salt: '0x721',
+    });
+    const rec = await wait(deployed.transaction_hash);
+    expect(rec.isSuccess()).toBe(true);
+    const address = deployed.contract_address[0]!;
+    const nft = new Contract({ abi: contract.abi, address, providerOrAccount: provider });
+    // the constructor mints to its caller: the UDC that deployed it
+    const receipt = (await rpc('starknet_getTransactionReceipt', { transaction_hash: deployed.transaction_hash }))
+      .result;
+    const udc = BigInt(
+      receipt.events.find((e: { keys: string[] }) => e.keys[0] === sel('ContractDeployed')).from_address,
+    );
+    const mints = receipt.events.filter(
+      (e: { from_address: string; keys: string[] }) =>
+        BigInt(e.from_address) === BigInt(address) && e.keys[0] === sel('Transfer'),
+    );
+    expect(mints.map((e: { keys: string[] }) => e.keys.slice(1).map((k) => BigInt(k)))).toEqual(
+      [0n, 1n, 2n].map((id) => [0n, udc, id, 0n]),
+    );
+    expect(await nft.balance_of(udc)).toBe(3n);
+    for (const id of [0n, 1n, 2n]) expect(BigInt(await nft.owner_of(uint256.bnToUint256(id)))).toBe(udc);
+    await expect(nft.owner_of(uint256.bnToUint256(3n))).rejects.toThrow(/ERC721: invalid token ID/);
+
+    // a transfer by someone who neither owns nor is approved is refused with the contract's reason
+    const steal = await alice.execute(
+      {
+        contractAddress: address,
+        entrypoint: 'transfer_from',
+        calldata: CallData.compile({ from: udc, to: alice.address, token_id: uint256.bnToUint256(1n) }),
+      },
+      BOUNDS,
+    );
+    expect((await wait(steal.transaction_hash)).isReverted()).toBe(true);
+    const refused = (await rpc('starknet_getTransactionReceipt', { transaction_hash: steal.transaction_hash })).result;
+    expect(refused.revert_reason).toMatch(/ERC721: unauthorized caller/);
+    expect(BigInt(await nft.owner_of(uint256.bnToUint256(1n)))).toBe(udc);
+
+    // operator approval: stored, readable, with its event
+    const approve = await alice.execute({
+      contractAddress: address,
+      entrypoint: 'set_approval_for_all',
+      calldata: CallData.compile({ operator: bob.address, approved: true }),
+    });
+    expect((await wait(approve.transaction_hash)).isSuccess()).toBe(true);
+    expect(await nft.is_approved_for_all(alice.address, bob.address)).toBe(true);
+    expect(await nft.is_approved_for_all(bob.address, alice.address)).toBe(false);
+    const events = await provider.getEvents({
+      address,
+      keys: [[sel('ApprovalForAll')]],
+      from_block: { block_number: 0 },
+      to_block: 'latest',
+      chunk_size: 10,
+    });
+    expect(events.events.map((e) => [...e.keys.slice(1), ...e.data].map((x) => BigInt(x)))).toEqual([
+      [BigInt(alice.address), BigInt(bob.address), 1n],
+    ]);
   });
 });
