@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeSierraProgram, encodeSierraProgram, parseSierraText, unsupportedLibfuncs } from '@nodegate/sierra-vm';
 import { Account, CallData, Contract, config, hash, num, RpcProvider, stark, uint256 } from 'starknet';
+import { createSpecValidator } from '@nodegate/starknet-spec/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDevchain, startDevchain } from '../startDevchain.js';
 import { rawRpc, rpcResult } from '../testing/rpc.js';
@@ -14,6 +15,7 @@ const read = (name: string, kind = 'contract_class') =>
   JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const sel = (name: string) => hash.getSelectorFromName(name);
+const spec = createSpecValidator(process.env.STARKNET_SPECS ?? '/work/shared/fixtures/starknet-specs-0.10.2/api');
 const hex = (x: string | bigint) => num.toHex(BigInt(x));
 /** Explicit bounds, so that starknet.js does not estimate first (estimates of failing transactions fail). */
 const BOUNDS = {
@@ -203,6 +205,8 @@ describe('user-declared Sierra classes run on the Sierra VM', () => {
     const last = await alice.execute({ contractAddress: proxy, entrypoint: 'increase_counter', calldata: [1] });
     await wait(last.transaction_hash);
     const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: last.transaction_hash });
+    expect(spec.checkResult('traceTransaction', trace)).toBeUndefined();
+    expect(spec.checkResult('traceTransaction', { type: 'INVOKE' })).toBeDefined(); // the check can fail
     const proxyCall = trace.execute_invocation.calls[0];
     expect(proxyCall).toMatchObject({
       contract_address: hex(proxy),
@@ -402,6 +406,8 @@ describe('syscalls bound to the chain (a hand-written class)', () => {
     expect((await receipt(transaction_hash)).messages_sent).toEqual([message]);
     const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash });
     expect(trace.execute_invocation.calls[0].messages).toEqual([{ order: 0, ...message }]);
+    expect(spec.checkResult('traceTransaction', trace)).toBeUndefined();
+    expect(spec.checkResult('getTransactionReceipt', await receipt(transaction_hash))).toBeUndefined();
     expect(trace.execute_invocation.calls[0].result).toEqual(['0x7', '0x8']);
 
     // Block 1 becomes readable once it is 10 blocks deep.
@@ -420,6 +426,7 @@ describe('syscalls bound to the chain (a hand-written class)', () => {
     expect((await wait(first.transaction_hash)).isSuccess()).toBe(true);
     expect(BigInt(await provider.getClassHashAt(expected))).toBe(BigInt(classHash));
     const trace = await rpcResult(dc.rpcUrl, 'starknet_traceTransaction', { transaction_hash: first.transaction_hash });
+    expect(spec.checkResult('traceTransaction', trace)).toBeUndefined();
     const call = trace.execute_invocation.calls[0];
     expect(call.result).toEqual([hex(expected)]);
     expect(call.calls).toMatchObject([
