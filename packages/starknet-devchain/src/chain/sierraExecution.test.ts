@@ -181,6 +181,32 @@ describe('user-declared Sierra classes run on the Sierra VM', () => {
     expect(await provider.callContract({ contractAddress: address, entrypoint: 'get_counter' })).toEqual(['0xf']);
   });
 
+  it('an L1 handler of a declared class runs for estimateMessageFee; EXTERNAL and L1_HANDLER tables are apart', async () => {
+    const testClass = await declare('test_contract__test_contract');
+    const address = await deploy(testClass, [5]);
+    const message = (selector: string) => ({
+      message: {
+        from_address: '0x8453fc6cd1bcfe8d4dfc069c400b433054d47bdc',
+        to_address: address,
+        entry_point_selector: selector,
+        payload: ['0x2a'],
+      },
+      block_id: 'latest',
+    });
+    const ok = await rpcResult(dc.rpcUrl, 'starknet_estimateMessageFee', message(sel('l1_handle')));
+    expect(ok.unit).toBe('WEI');
+    expect(BigInt(ok.overall_fee)).toBeGreaterThan(0n);
+    // `test` is an EXTERNAL entry point, not an L1 handler.
+    const wrong = await rawRpc(dc.rpcUrl, 'starknet_estimateMessageFee', message(sel('test')));
+    expect(wrong.error?.code).toBe(40);
+    // And l1_handle cannot be called as an EXTERNAL entry point.
+    const asCall = await rawRpc(dc.rpcUrl, 'starknet_call', {
+      request: { contract_address: address, entry_point_selector: sel('l1_handle'), calldata: ['0x1', '0x2'] },
+      block_id: 'latest',
+    });
+    expect(asCall.error?.code).toBe(21);
+  });
+
   it('library calls run the implementation class in the proxy contract (proxy → upgradable counter)', async () => {
     const counter = await declare('upgradable_counter__counter_contract');
     const proxyClass = await declare('proxy__proxy');
