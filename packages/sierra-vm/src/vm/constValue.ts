@@ -4,7 +4,7 @@ import type { TypeRegistry, Value } from './types.js';
 
 /**
  * The value of a `Const<T, …>` type: `Const<int or felt, v>`, `Const<Struct, Const…>` (one per member),
- * `Const<Enum, variant, Const…>`, `Const<NonZero<T>, Const…>` / `Const<Box<T>, Const…>`.
+ * `Const<Enum, variant, Const…>`, `Const<NonZero<T>, Const…>` / `Const<Box<T>, Const…>`, `Const<EcPoint, x, y>`.
  */
 export function constValue(registry: TypeRegistry, constType: number): Value {
   const c = registry.get(constType).info;
@@ -33,7 +33,16 @@ export function constValue(registry: TypeRegistry, constType: number): Value {
     }
     case 'wrapper':
       return constArg(0);
-    default:
+    default: {
+      // Const<EcPoint, x, y>: a point of the Stark curve, as the EC libfuncs hold it ([x, y])
+      if (registry.get(c.inner).genericId === 'EcPoint') {
+        const x = arg(0);
+        const y = arg(1);
+        if (x?.kind !== 'value' || y?.kind !== 'value')
+          throw new SierraRunError(`Const ${constType}: an EcPoint needs two values`);
+        return [modP(x.value), modP(y.value)];
+      }
       throw new SierraRunError(`Const ${constType}: unsupported inner type ${registry.get(c.inner).genericId}`);
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Account, CallData, Contract, config, hash, RpcProvider, stark, uint256 } from 'starknet';
+import { Account, CallData, Contract, config, ec, hash, RpcProvider, stark, uint256 } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StarknetTestGateway, startStarknetTestGateway } from '../../test-support/startStarknetTestGateway.js';
 import { postJson } from '../../test-support/startTestGateway.js';
@@ -335,5 +335,55 @@ describe("users' own Cairo contracts through nodegate (starknet.js)", () => {
       spent,
       named('Approval', native.events)[1],
     ]);
+  });
+
+  it('a user-declared account class: deployed with DEPLOY_ACCOUNT, sends a transfer, a wrong signature is refused', async () => {
+    const contract = read('account__account');
+    const declared = await alice.declare({
+      contract,
+      compiledClassHash: hash.computeCompiledClassHash(read('account__account', 'compiled_contract_class')),
+    });
+    expect((await wait(declared.transaction_hash)).isSuccess()).toBe(true);
+    const privateKey = stark.randomAddress();
+    const publicKey = ec.starkCurve.getStarkKey(privateKey);
+    const address = hash.calculateContractAddressFromHash(publicKey, declared.class_hash, [publicKey], 0);
+    const funded = await rpc('devnet_mint', { address, amount: 10 ** 19, unit: 'FRI' });
+    expect(funded.error).toBeUndefined();
+    const user = new Account({ provider, address, signer: privateKey });
+    const dep = await user.deployAccount({
+      classHash: declared.class_hash,
+      constructorCalldata: [publicKey],
+      addressSalt: publicKey,
+    });
+    expect((await wait(dep.transaction_hash)).isSuccess()).toBe(true);
+    expect(BigInt(dep.contract_address)).toBe(BigInt(address));
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(declared.class_hash));
+
+    const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+    const balance = async (a: string) =>
+      BigInt((await provider.callContract({ contractAddress: STRK, entrypoint: 'balance_of', calldata: [a] }))[0]!);
+    const bobBefore = await balance(bob.address);
+    const sent = await user.execute({
+      contractAddress: STRK,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(12_345n) }),
+    });
+    expect((await wait(sent.transaction_hash)).isSuccess()).toBe(true);
+    expect((await balance(bob.address)) - bobBefore).toBe(12_345n);
+    expect(await provider.getNonceForAddress(address)).toBe('0x2');
+
+    // the same account driven with another key: its __validate__ refuses, nothing is sent
+    const impostor = new Account({ provider, address, signer: stark.randomAddress() });
+    await expect(
+      impostor.execute(
+        {
+          contractAddress: STRK,
+          entrypoint: 'transfer',
+          calldata: CallData.compile({ recipient: bob.address, amount: uint256.bnToUint256(1n) }),
+        },
+        BOUNDS,
+      ),
+    ).rejects.toThrow(/validat|signature/i);
+    expect(await provider.getNonceForAddress(address)).toBe('0x2');
   });
 });
