@@ -60,10 +60,10 @@ class Step {
     readonly op: Op,
     readonly handler: LibfuncHandler | null,
     /** Argument variable ids (for `return`, the returned ones). */
-    readonly args: Int32Array,
+    readonly args: number[],
     /** Per branch: next statement and the variable ids bound to the outputs. */
-    readonly next: Int32Array,
-    readonly results: Int32Array[],
+    readonly next: number[],
+    readonly results: number[][],
     /** Move / Dup: the source variable; Call: the callee's function id. */
     readonly src: number,
     /** Move / Const: the output variable; Dup: the first output. */
@@ -72,12 +72,12 @@ class Step {
     readonly dst2: number,
     readonly constant: Value,
     /** Call: the callee's parameter variable ids and entry statement. */
-    readonly params: Int32Array,
+    readonly params: number[],
     readonly entry: number,
   ) {}
 }
 
-const EMPTY = new Int32Array(0);
+const EMPTY = [] as number[];
 const cache = new WeakMap<SierraProgram, Step[]>();
 
 function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
@@ -94,20 +94,20 @@ function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
   const constants = new Map<number, Value | undefined>();
   const steps = prepared.statements.map((st, index): Step => {
     if (st.kind === 'return') {
-      return new Step(RETURN, null, Int32Array.from(st.vars), EMPTY, [], -1, -1, -1, null, EMPTY, -1);
+      return new Step(RETURN, null, Array.from(st.vars), EMPTY, [], -1, -1, -1, null, EMPTY, -1);
     }
     const s = program.statements[index]!;
     const genericId = s.kind === 'invocation' ? program.libfuncDeclarations[s.libfuncId]!.genericId : '';
-    const args = Int32Array.from(st.args);
-    const next = Int32Array.from(st.branches.map((b) => b.next));
-    const results = st.branches.map((b) => Int32Array.from(b.results));
+    const args = Array.from(st.args);
+    const next = Array.from(st.branches.map((b) => b.next));
+    const results = st.branches.map((b) => Array.from(b.results));
     const one = st.branches.length === 1 ? results[0]! : undefined;
     if (st.callee >= 0) {
       const f = program.funcs[st.callee]!;
       if (f.params.length !== args.length) {
         throw new SierraRunError(`statement ${index}: ${args.length} arguments for ${f.params.length} parameters`);
       }
-      const params = Int32Array.from(f.params.map((p) => p.id));
+      const params = Array.from(f.params.map((p) => p.id));
       return new Step(CALL, null, args, next, results, st.callee, -1, -1, null, params, f.entryPoint);
     }
     const step = (op: Op, src: number, dst: number, dst2: number, constant: Value = null) =>
@@ -180,7 +180,7 @@ export function runLoop(
   const out: Value[] = new Array<Value>(16).fill(null);
   const frameVars: Value[][] = [];
   const frameNext: number[] = [];
-  const frameResults: Int32Array[] = [];
+  const frameResults: number[][] = [];
   const pool: Value[][] = [vars];
   let depth = 0;
   let pc = func.entryPoint;
