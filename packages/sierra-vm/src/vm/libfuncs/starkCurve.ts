@@ -40,68 +40,57 @@ const m = (a: bigint): bigint => {
   return r < 0n ? r + P : r;
 };
 
-/**
- * `k·p` for k ≥ 0, by double-and-add in Jacobian coordinates (x = X/Z², y = Y/Z³): one field inversion at the end
- * instead of one per step (an ECDSA check in Cairo multiplies twice; affine steps made it cost ~20 ms).
- */
-export function mul(k: bigint, p: CurvePoint): CurvePoint {
-  if (p === null || k === 0n) return null;
-  const [px, py] = p;
-  // R = (X, Y, Z); Z = 0 is the point at infinity
-  let X = 0n;
-  let Y = 1n;
-  let Z = 0n;
-  for (let i = k.toString(2).length - 1; i >= 0; i--) {
-    if (Z !== 0n) {
-      // doubling (a = 1): M = 3X² + Z⁴, S = 4XY², X' = M² − 2S, Y' = M(S − X') − 8Y⁴, Z' = 2YZ
-      if (Y === 0n) Z = 0n;
-      else {
-        const YY = m(Y * Y);
-        const ZZ = m(Z * Z);
-        const S = m(4n * X * YY);
-        const M = m(3n * X * X + ZZ * ZZ);
-        const X3 = m(M * M - 2n * S);
-        const Z3 = m(2n * Y * Z);
-        Y = m(M * (S - X3) - 8n * YY * YY);
-        Z = Z3;
-        X = X3;
-      }
-    }
-    if ((k >> BigInt(i)) & 1n) {
-      if (Z === 0n) {
-        X = px;
-        Y = py;
-        Z = 1n;
-      } else {
-        // mixed addition of the affine p: U2 = px·Z², S2 = py·Z³, H = U2 − X, r = S2 − Y
-        const ZZ = m(Z * Z);
-        const H = m(px * ZZ - X);
-        const R = m(py * ZZ * Z - Y);
-        if (H === 0n) {
-          if (R !== 0n) {
-            Z = 0n; // R = −p
-            continue;
-          }
-          // R = p: double p
-          const d = add(p, p);
-          if (d === null) Z = 0n;
-          else [X, Y, Z] = [d[0], d[1], 1n];
-          continue;
-        }
-        const HH = m(H * H);
-        const HHH = m(HH * H);
-        const V = m(X * HH);
-        const X3 = m(R * R - HHH - 2n * V);
-        Y = m(R * (V - X3) - Y * HHH);
-        Z = m(Z * H);
-        X = X3;
-      }
-    }
-  }
+/** A point in Jacobian coordinates (x = X/Z², y = Y/Z³); Z = 0 is the point at infinity. */
+type Jacobian = [X: bigint, Y: bigint, Z: bigint];
+
+/** 2·p (a = 1): M = 3X² + Z⁴, S = 4XY², X' = M² − 2S, Y' = M(S − X') − 8Y⁴, Z' = 2YZ. */
+function jDouble(p: Jacobian): Jacobian {
+  const [X, Y, Z] = p;
+  if (Z === 0n || Y === 0n) return [0n, 1n, 0n];
+  const YY = m(Y * Y);
+  const ZZ = m(Z * Z);
+  const S = m(4n * X * YY);
+  const M = m(3n * X * X + ZZ * ZZ);
+  const X3 = m(M * M - 2n * S);
+  return [X3, m(M * (S - X3) - 8n * YY * YY), m(2n * Y * Z)];
+}
+
+/** p + q for an affine q (mixed addition): U2 = qx·Z², S2 = qy·Z³, H = U2 − X, R = S2 − Y. */
+function jAddAffine(p: Jacobian, q: readonly [bigint, bigint]): Jacobian {
+  const [X, Y, Z] = p;
+  if (Z === 0n) return [q[0], q[1], 1n];
+  const ZZ = m(Z * Z);
+  const H = m(q[0] * ZZ - X);
+  const R = m(q[1] * ZZ * Z - Y);
+  if (H === 0n) return R === 0n ? jDouble([q[0], q[1], 1n]) : [0n, 1n, 0n];
+  const HH = m(H * H);
+  const HHH = m(HH * H);
+  const V = m(X * HH);
+  const X3 = m(R * R - HHH - 2n * V);
+  return [X3, m(R * (V - X3) - Y * HHH), m(Z * H)];
+}
+
+/** Back to affine coordinates: one field inversion. */
+function toAffine(p: Jacobian): CurvePoint {
+  const [X, Y, Z] = p;
   if (Z === 0n) return null;
   const zi = inv(Z);
   const zi2 = m(zi * zi);
   return [m(X * zi2), m(Y * zi2 * zi)];
+}
+
+/**
+ * `k·p` for k ≥ 0, by double-and-add in Jacobian coordinates: one field inversion at the end instead of one per step
+ * (an ECDSA check in Cairo multiplies twice; affine steps made it cost ~20 ms).
+ */
+export function mul(k: bigint, p: CurvePoint): CurvePoint {
+  if (p === null || k === 0n) return null;
+  let r: Jacobian = [0n, 1n, 0n];
+  for (let i = k.toString(2).length - 1; i >= 0; i--) {
+    r = jDouble(r);
+    if ((k >> BigInt(i)) & 1n) r = jAddAffine(r, p);
+  }
+  return toAffine(r);
 }
 
 const modPow = (b: bigint, e: bigint): bigint => {
@@ -185,13 +174,14 @@ const table = (low: CurvePoint, high: CurvePoint): CurvePoint[] => {
 /** The Starknet Pedersen hash of two felts: the x of `shift + Σ bits(a)·Pa + Σ bits(b)·Pb`. */
 export function pedersenHash(a: bigint, b: bigint): bigint {
   tables ??= [table(PEDERSEN_POINTS[1]!, PEDERSEN_POINTS[2]!), table(PEDERSEN_POINTS[3]!, PEDERSEN_POINTS[4]!)];
-  let point: CurvePoint = PEDERSEN_POINTS[0]!;
+  const shift = PEDERSEN_POINTS[0]!;
+  let point: Jacobian = [shift[0], shift[1], 1n];
   for (const [x, t] of [
     [a, tables[0]],
     [b, tables[1]],
   ] as const) {
     let v = x;
-    for (let j = 0; v > 0n; j++, v >>= 1n) if (v & 1n) point = add(point, t[j]!);
+    for (let j = 0; v > 0n; j++, v >>= 1n) if (v & 1n) point = jAddAffine(point, t[j] as readonly [bigint, bigint]);
   }
-  return point![0];
+  return toAffine(point)![0];
 }
