@@ -9,8 +9,9 @@ import { rawRpc, rpcResult } from '../testing/rpc.js';
 
 config.set('logLevel', 'ERROR');
 
-/** The Cairo compiler's test classes, read in place (see /work/shared/fixtures/README.md). */
-const FIXTURES = process.env.CAIRO_TEST_DATA ?? '/work/shared/fixtures/cairo-test-data';
+/** The Cairo compiler's test classes, read in place (../shared/fixtures beside the repository; see its README). */
+const FIXTURES =
+  process.env.CAIRO_TEST_DATA ?? new URL('../../../../../shared/fixtures/cairo-test-data', import.meta.url).pathname;
 const read = (name: string, kind = 'contract_class') =>
   JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
