@@ -3,11 +3,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FIELD_PRIME } from '../constants.js';
 import { parseSierraText } from './parseSierraText.js';
 import { runFunction } from './runFunction.js';
 import { runLoop } from './runLoop.js';
 import { SierraRunError } from './SierraRunError.js';
-import type { RunContext, Value } from './types.js';
+import type { EnumValue, RunContext, Value } from './types.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'test-programs');
 const names = readdirSync(DIR)
@@ -49,6 +50,22 @@ describe('runLoop', () => {
     const r = runLoop(program, id, vars, newCtx(), 100_000_000);
     expect(r.returned).toEqual(expected.returnValues);
     expect(r.steps).toBe(expected.steps);
+  });
+
+  it('runs loops (tail calls) in constant frames: bench_loop run(300000), 40 statements an iteration', () => {
+    const { program, funcNames } = load('bench_loop');
+    const id = [...funcNames].find(([, n]) => n.endsWith('::run'))![0];
+    const n = 300_000;
+    const r = runLoop(program, id, [null, 10n ** 15n, BigInt(n)], newCtx(), 1e9);
+    expect(r.steps).toBe(40 * n + 45);
+    let [a, b, x] = [0n, 1n, 1n];
+    for (let i = 0; i < n; i++) {
+      [a, b] = [b, (a + b) % FIELD_PRIME];
+      x = (x * 48271n + 11n) % 2147483647n;
+    }
+    const ok = r.returned[2] as EnumValue;
+    expect(ok.tag).toBe(0);
+    expect((ok.value as Value[])[0]).toEqual([b, x]);
   });
 
   it('stops at the step limit', () => {

@@ -24,7 +24,13 @@ const MATCH_OP = 7;
 const DECONSTRUCT_OP = 8;
 /** `struct_construct`: a new struct of the arguments. */
 const CONSTRUCT_OP = 9;
-type Op = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+/**
+ * A `function_call` whose next statement returns exactly the call's results (the compiler's loops are such tail
+ * calls): the callee takes over the current frame and returns straight to its caller; the skipped `return` is
+ * still counted as a statement (when the frame returns), so step counts equal {@link CALL}'s.
+ */
+const TAIL_CALL = 10;
+type Op = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
 
 const MOVE = new Set([
   'store_temp',
@@ -108,7 +114,22 @@ function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
         throw new SierraRunError(`statement ${index}: ${args.length} arguments for ${f.params.length} parameters`);
       }
       const params = Array.from(f.params.map((p) => p.id));
-      return new Step(CALL, null, args, next, results, st.callee, -1, -1, null, params, f.entryPoint);
+      const after = prepared.statements[next[0]!];
+      const r = results[0]!;
+      const tail = after?.kind === 'return' && after.vars.length === r.length && after.vars.every((v, i) => v === r[i]);
+      return new Step(
+        tail ? TAIL_CALL : CALL,
+        null,
+        args,
+        next,
+        results,
+        st.callee,
+        -1,
+        -1,
+        null,
+        params,
+        f.entryPoint,
+      );
     }
     const step = (op: Op, src: number, dst: number, dst2: number, constant: Value = null) =>
       new Step(op, st.handler, args, next, results, src, dst, dst2, constant, EMPTY, -1);
@@ -182,6 +203,9 @@ export function runLoop(
   const frameNext: number[] = [];
   const frameResults: number[][] = [];
   const pool: Value[][] = [vars];
+  /** Per depth: the `return` statements skipped by tail calls in that frame, counted when it returns. */
+  const skipped: number[] = [0];
+  const tailArgs: Value[] = [];
   let depth = 0;
   let pc = func.entryPoint;
   let steps = 0;
@@ -253,6 +277,7 @@ export function runLoop(
         frameNext[depth] = st.next[0]!;
         frameResults[depth] = st.results[0]!;
         depth++;
+        skipped[depth] = 0;
         let callee = pool[depth];
         if (callee === undefined) {
           callee = [];
@@ -265,8 +290,23 @@ export function runLoop(
         pc = st.entry;
         break;
       }
+      case TAIL_CALL: {
+        const args = st.args;
+        const params = st.params;
+        for (let i = 0; i < args.length; i++) tailArgs[i] = vars[args[i]!]!;
+        for (let i = 0; i < args.length; i++) vars[params[i]!] = tailArgs[i]!;
+        skipped[depth]!++;
+        pc = st.entry;
+        break;
+      }
       case RETURN: {
         const rv = st.args;
+        const s = skipped[depth]!;
+        if (s > 0) {
+          steps += s;
+          skipped[depth] = 0;
+          if (steps > maxSteps) throw new SierraRunError(`step limit ${maxSteps} reached at statement ${pc}`);
+        }
         if (depth === 0) {
           const returned: Value[] = [];
           for (let i = 0; i < rv.length; i++) returned.push(vars[rv[i]!]!);
