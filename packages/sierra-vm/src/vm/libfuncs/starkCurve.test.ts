@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ec } from 'starknet';
 import { describe, expect, it } from 'vitest';
-import { type CurvePoint, mul } from './starkCurve.js';
+import { type CurvePoint, mul, sqrt } from './starkCurve.js';
 
 // The Stark curve's scalar multiplication against starknet.js's (@scure/starknet, noble curves).
 const Point = ec.starkCurve.ProjectivePoint;
@@ -24,5 +24,35 @@ describe('starkCurve.mul', () => {
       }
     }
     expect(mul(5n, null)).toBeNull();
+  });
+});
+
+describe('starkCurve.sqrt', () => {
+  const P = 2n ** 251n + 17n * 2n ** 192n + 1n;
+  const pow = (b: bigint, e: bigint) => {
+    let r = 1n;
+    for (b %= P; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) r = (r * b) % P;
+    return r;
+  };
+  it('gives the smaller root of every square and undefined for non-squares (Euler criterion as the reference)', () => {
+    const values = [0n, 1n, 2n, 3n, 4n, 9n, P - 1n, P - 4n];
+    for (let i = 0; i < 60; i++) values.push(BigInt(`0x${randomBytes(32).toString('hex')}`) % P);
+    let squares = 0;
+    for (const a of values) {
+      const root = sqrt(a);
+      const isSquare = a === 0n || pow(a, (P - 1n) / 2n) === 1n;
+      if (!isSquare) {
+        expect(root, `a = ${a}`).toBeUndefined();
+        continue;
+      }
+      squares++;
+      expect(root, `a = ${a}`).toBeDefined();
+      expect((root! * root!) % P).toBe(a);
+      expect(root! <= P - root!).toBe(true);
+      expect(sqrt(a)).toBe(root); // again, from the cache
+    }
+    expect(squares).toBeGreaterThan(10);
+    expect(sqrt(4n)).toBe(2n);
+    expect(sqrt(0n)).toBe(0n);
   });
 });

@@ -104,38 +104,77 @@ const modPow = (b: bigint, e: bigint): bigint => {
   return r;
 };
 
-/** A square root mod P (Tonelli–Shanks), or undefined if `a` is not a square. Returns the smaller root. */
+/** P − 1 = 2^S · Q with Q odd (S = 192 for the Starknet prime). */
+const S = 192;
+const Q = (P - 1n) >> BigInt(S);
+/** Bits per digit of the discrete logarithm in the 2^S subgroup. */
+const W = 8;
+
+interface SqrtTables {
+  /** 1/g, where g = z^Q (z a non-residue) generates the 2^S subgroup. */
+  gInv: bigint;
+  /** gInvPow[k][d] = g^(−d·2^(W·k)). */
+  gInvPow: bigint[][];
+  /** h^d → d for h = g^(2^(S−W)), of order 2^W. */
+  digit: Map<bigint, number>;
+}
+let sqrtTables: SqrtTables | undefined;
+
+function buildSqrtTables(): SqrtTables {
+  let z = 2n;
+  while (modPow(z, (P - 1n) / 2n) !== P - 1n) z++;
+  const g = modPow(z, Q);
+  const gInv = inv(g);
+  const gInvPow: bigint[][] = [];
+  let base = gInv; // g^(−2^(W·k))
+  for (let k = 0; k < S / W; k++) {
+    const row = [1n];
+    for (let d = 1; d < 1 << W; d++) row.push(m(row[d - 1]! * base));
+    gInvPow.push(row);
+    for (let i = 0; i < W; i++) base = m(base * base);
+  }
+  let h = g;
+  for (let i = 0; i < S - W; i++) h = m(h * h);
+  const digit = new Map<bigint, number>();
+  for (let d = 0, x = 1n; d < 1 << W; d++, x = m(x * h)) digit.set(x, d);
+  return { gInv, gInvPow, digit };
+}
+
+/** Recent square roots by input: a signature check takes the root of the same public key every time. */
+const sqrtCache = new Map<bigint, bigint | undefined>();
+
+/**
+ * A square root mod P, or undefined if `a` is not a square; returns the smaller root. Tonelli–Shanks with the discrete
+ * logarithm in the 2^192 subgroup read W bits at a time from tables (about 2,500 field products instead of ~10,000).
+ */
 export function sqrt(a: bigint): bigint | undefined {
   a = modP(a);
   if (a === 0n) return 0n;
-  if (modPow(a, (P - 1n) / 2n) !== 1n) return undefined;
-  let q = P - 1n;
-  let s = 0n;
-  while ((q & 1n) === 0n) {
-    q >>= 1n;
-    s++;
+  if (sqrtCache.has(a)) return sqrtCache.get(a);
+  sqrtTables ??= buildSqrtTables();
+  const tables = sqrtTables;
+  // x = a^((Q−1)/2): t = a^Q = a·x², r = a^((Q+1)/2) = a·x; then a = r² · t^(−1) and t = g^e
+  const x = modPow(a, (Q - 1n) / 2n);
+  let cur = m(a * m(x * x));
+  const r = m(a * x);
+  let e = 0n;
+  for (let k = 0; k < S / W; k++) {
+    let u = cur;
+    for (let i = 0; i < S - W * (k + 1); i++) u = m(u * u);
+    const d = tables.digit.get(u);
+    if (d === undefined) throw new Error('sqrt: a value outside the 2^192 subgroup (not a field element?)');
+    cur = m(cur * tables.gInvPow[k]![d]!);
+    e |= BigInt(d) << BigInt(W * k);
   }
-  let z = 2n;
-  while (modPow(z, (P - 1n) / 2n) !== P - 1n) z++;
-  let m = s;
-  let c = modPow(z, q);
-  let t = modPow(a, q);
-  let r = modPow(a, (q + 1n) / 2n);
-  while (t !== 1n) {
-    let i = 0n;
-    let t2 = t;
-    while (t2 !== 1n) {
-      t2 = (t2 * t2) % P;
-      i++;
-    }
-    const b = modPow(c, 1n << (m - i - 1n));
-    m = i;
-    c = (b * b) % P;
-    t = (t * c) % P;
-    r = (r * b) % P;
+  let root: bigint | undefined;
+  if ((e & 1n) === 0n) {
+    const y = m(r * modPow(tables.gInv, e >> 1n));
+    // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints
+    root = y < P - y ? y : P - y;
   }
-  // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints
-  return r < P - r ? r : P - r;
+  if (sqrtCache.size >= 1024) sqrtCache.delete(sqrtCache.keys().next().value!);
+  sqrtCache.set(a, root);
+  return root;
 }
 
 const PEDERSEN_POINTS: readonly [bigint, bigint][] = [
