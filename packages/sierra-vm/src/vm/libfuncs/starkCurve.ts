@@ -79,12 +79,60 @@ function toAffine(p: Jacobian): CurvePoint {
   return [m(X * zi2), m(Y * zi2 * zi)];
 }
 
+/** Windows of 4 bits: a table holds d·16^i·p for d in 1..15 and i in 0..62 (scalars below 2^252). */
+const WINDOWS = 63;
+
+/** Multiples of one base point, for products without doublings (see {@link mul}). */
+function fixedBaseTable(p: readonly [bigint, bigint]): (readonly [bigint, bigint])[][] {
+  const rows: (readonly [bigint, bigint])[][] = [];
+  let base: readonly [bigint, bigint] = p;
+  for (let i = 0; i < WINDOWS; i++) {
+    const row: (readonly [bigint, bigint])[] = [base];
+    let acc: Jacobian = [base[0], base[1], 1n];
+    for (let d = 2; d <= 15; d++) {
+      acc = jAddAffine(acc, base);
+      row.push(toAffine(acc) as readonly [bigint, bigint]);
+    }
+    rows.push(row);
+    // 16·base = 2·(8·base)
+    base = toAffine(jDouble([row[7]![0], row[7]![1], 1n])) as readonly [bigint, bigint];
+  }
+  return rows;
+}
+
+/** Base points seen lately (x,y → uses), and the tables of those used more than once (at most 32). */
+const baseUses = new Map<string, number>();
+const baseTables = new Map<string, (readonly [bigint, bigint])[][]>();
+
 /**
- * `k·p` for k ≥ 0, by double-and-add in Jacobian coordinates: one field inversion at the end instead of one per step
- * (an ECDSA check in Cairo multiplies twice; affine steps made it cost ~20 ms).
+ * `k·p` for k ≥ 0. A base point multiplied before (a signature check multiplies the curve generator and the same
+ * public key every time) gets a table of its multiples, and then a product is 63 additions without doublings; other
+ * products go by double-and-add. Both work in Jacobian coordinates with one field inversion at the end.
  */
 export function mul(k: bigint, p: CurvePoint): CurvePoint {
   if (p === null || k === 0n) return null;
+  if (k < 1n << BigInt(4 * WINDOWS)) {
+    const key = `${p[0]},${p[1]}`;
+    let table = baseTables.get(key);
+    if (table === undefined) {
+      const uses = (baseUses.get(key) ?? 0) + 1;
+      if (baseUses.size >= 4096) baseUses.clear();
+      baseUses.set(key, uses);
+      if (uses >= 2) {
+        table = fixedBaseTable(p);
+        if (baseTables.size >= 32) baseTables.delete(baseTables.keys().next().value!);
+        baseTables.set(key, table);
+      }
+    }
+    if (table !== undefined) {
+      let r: Jacobian = [0n, 1n, 0n];
+      for (let i = 0, v = k; v > 0n; i++, v >>= 4n) {
+        const d = Number(v & 15n);
+        if (d !== 0) r = jAddAffine(r, table[i]![d - 1]!);
+      }
+      return toAffine(r);
+    }
+  }
   let r: Jacobian = [0n, 1n, 0n];
   for (let i = k.toString(2).length - 1; i >= 0; i--) {
     r = jDouble(r);
