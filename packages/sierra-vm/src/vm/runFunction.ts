@@ -2,15 +2,9 @@ import type { SierraProgram } from '../types.js';
 import { decodePanicData } from './decodePanicData.js';
 import { isPanicResult } from './isPanicResult.js';
 import { prepareProgram } from './prepareProgram.js';
+import { runLoop } from './runLoop.js';
 import { SierraRunError } from './SierraRunError.js';
 import type { ArrayValue, EnumValue, PanicInfo, RunContext, RunOptions, RunResult, Value } from './types.js';
-
-interface Frame {
-  vars: Value[];
-  /** Where the caller continues and the caller's variables that receive the returned values. */
-  returnPc: number;
-  results: number[];
-}
 
 /** A function id, or a name: exact, else the one name ending in `::name` (ambiguous suffixes are refused). */
 const resolveFunction = (program: SierraProgram, fn: number | string, options: RunOptions): number => {
@@ -46,8 +40,10 @@ export function runFunction(
   args: readonly Value[],
   options: RunOptions = {},
 ): RunResult {
-  const { registry, statements } = prepareProgram(program);
-  const func = program.funcs[resolveFunction(program, fn, options)]!;
+  const prepared = prepareProgram(program);
+  const { registry } = prepared;
+  const funcId = resolveFunction(program, fn, options);
+  const func = program.funcs[funcId]!;
   const gas = BigInt(options.availableGas ?? 1_000_000_000);
   const ctx: RunContext = {
     withdrawGasCost: BigInt(options.withdrawGasCost ?? 100),
@@ -61,7 +57,7 @@ export function runFunction(
   };
   const maxSteps = options.maxSteps ?? 100_000_000;
 
-  let vars: Value[] = [];
+  const vars: Value[] = [];
   let next = 0;
   for (const p of func.params) {
     const k = registry.get(p.ty).info.kind;
@@ -74,52 +70,7 @@ export function runFunction(
   }
   if (next !== args.length) throw new SierraRunError(`too many arguments: ${args.length}, expected ${next}`);
 
-  const argBuffers: Value[][] = [];
-  const out: Value[] = [];
-  const stack: Frame[] = [];
-  let pc = func.entryPoint;
-  let steps = 0;
-  let returned: Value[];
-  for (;;) {
-    if (++steps > maxSteps) throw new SierraRunError(`step limit ${maxSteps} reached at statement ${pc}`);
-    const st = statements[pc];
-    if (st === undefined) throw new SierraRunError(`no statement ${pc}`);
-    if (st.kind === 'return') {
-      const values = st.vars.map((v) => vars[v]!);
-      const frame = stack.pop();
-      if (!frame) {
-        returned = values;
-        break;
-      }
-      vars = frame.vars;
-      for (let i = 0; i < frame.results.length; i++) vars[frame.results[i]!] = values[i]!;
-      pc = frame.returnPc;
-      continue;
-    }
-    const n = st.args.length;
-    if (st.callee >= 0) {
-      const callee = program.funcs[st.callee]!;
-      const b = st.branches[0]!;
-      const calleeVars: Value[] = [];
-      for (let i = 0; i < n; i++) calleeVars[callee.params[i]!.id] = vars[st.args[i]!]!;
-      stack.push({ vars, returnPc: b.next, results: b.results });
-      vars = calleeVars;
-      pc = callee.entryPoint;
-      continue;
-    }
-    let a = argBuffers[n];
-    if (!a) {
-      a = new Array<Value>(n).fill(null);
-      argBuffers[n] = a;
-    }
-    for (let i = 0; i < n; i++) a[i] = vars[st.args[i]!]!;
-    const branch = st.handler(a, out, ctx);
-    const b = st.branches[branch];
-    if (!b) throw new SierraRunError(`statement ${pc}: branch ${branch} does not exist`);
-    const r = b.results;
-    for (let i = 0; i < r.length; i++) vars[r[i]!] = out[i]!;
-    pc = b.next;
-  }
+  const { returned, steps } = runLoop(program, funcId, vars, ctx, maxSteps, prepared);
 
   const retTypes = func.signature.retTypes;
   const result: RunResult = {
