@@ -1,14 +1,19 @@
-// npm run bench -- sierra [--n ITERATIONS] [--runs 7]
+// npm run bench -- sierra [--n ITERATIONS] [--runs 7] [--transfers 100] [--rounds 3]
+// (a) The interpreter alone:
 // Statements per second of the Sierra interpreter (@nodegate/sierra-vm) on a compute-heavy program compiled by
 // wasm-cairo (packages/sierra-vm/test-programs/bench_loop.cairo: felt252 Fibonacci, a u128 congruential generator
 // modulo 2^31 - 1, a u32 counter, one gas withdrawal per iteration), run through `runFunction` and through the fast
 // loop `runLoop`; the same-run baseline is the same computation in plain TypeScript bigint (checked u128/u32
 // arithmetic, felt252 addition modulo P). Each figure is the median of --runs timed runs after one warm-up run, the
 // three variants timed in turn (round-robin) so that a change of load affects them alike.
+// (b) Transactions: signed ERC20 transfers per second on the dev chain through a user-declared account class and a
+// user-declared ERC20 class (the Cairo compiler's test `account` and `erc_20`, both run on the VM), against the dev
+// chain's native account and STRK token in the same run (bench/support/sierraTransfers.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIELD_PRIME, parseSierraText, runFunction, type Value } from '../packages/sierra-vm/dist/index.js';
 import { runLoop } from '../packages/sierra-vm/dist/vm/runLoop.js';
+import { measureSierraTransfers } from './support/sierraTransfers.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -131,4 +136,20 @@ for (const [name, ms] of rows) {
 }
 process.stdout.write(
   `\nratio (interpreter time / baseline time): runFunction ${(viaRunFunction.ms / baseline.ms).toFixed(1)}x, runLoop ${(viaLoop.ms / baseline.ms).toFixed(1)}x\n`,
+);
+
+const transfers = arg('transfers', 100);
+const transferRounds = arg('rounds', 3);
+process.stdout.write(
+  `\nsigned ERC20 transfers on the dev chain (${transferRounds} interleaved rounds of ${transfers}, medians; signed beforehand, submitted one after another)\n`,
+);
+const tx = await measureSierraTransfers({
+  rounds: transferRounds,
+  count: transfers,
+  log: (line) => process.stdout.write(`  ${line}\n`),
+});
+process.stdout.write(
+  `user account + user ERC20 on the VM  ${tx.vm.toFixed(0).padStart(6)} tx/s (goal >= 100)\n` +
+    `native account + native STRK         ${tx.native.toFixed(0).padStart(6)} tx/s\n` +
+    `ratio VM / native                    ${(tx.vm / tx.native).toFixed(2).padStart(6)} (goal >= 0.6)\n`,
 );
