@@ -4,7 +4,7 @@ export { createNodegateWallet, type NodegateWallet, type NodegateWalletOptions }
 export { createSnapClient, type SnapClient, type SnapClientOptions } from './createSnapClient.js';
 export { createWalletStandardWallet, type NodegateStandardWallet } from './createWalletStandardWallet.js';
 export { type FindMetaMaskOptions, findMetaMask } from './findMetaMask.js';
-export { injectNodegateWallet } from './injectNodegateWallet.js';
+export { type InjectNodegateWalletOptions, injectNodegateWallet } from './injectNodegateWallet.js';
 export { SnapSigner, type SnapSignerOptions } from './SnapSigner.js';
 export { toWalletApiError } from './toWalletApiError.js';
 export type * from './types.js';

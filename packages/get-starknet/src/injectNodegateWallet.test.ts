@@ -105,14 +105,16 @@ describe('discovery', () => {
     expect(wallet.selectedAddress).toBe(A0);
   });
 
-  it('get-starknet v5 discovery finds it (wallet-standard registration and the window.starknet_* scan)', async () => {
+  it('get-starknet v5 with both forms present takes the wallet-standard registration (not its own wrapper)', async () => {
     const win = fakeWindow();
     g.window = win;
     const wallet = injectNodegateWallet({ window: win, provider: provider('p') });
-    const { createStore } = await import('@starknet-io/get-starknet-core');
+    const { createStore, StarknetInjectedWallet } = await import('@starknet-io/get-starknet-core');
     const store = createStore({ eip1193Adapters: [] });
     const found = store.getWallets().filter((w) => w.name === wallet.name);
     expect(found).toHaveLength(1);
+    // v5 saw window.starknet_nodegate too, but skips an injected wallet whose name is already registered.
+    expect(found[0]).not.toBeInstanceOf(StarknetInjectedWallet);
     const api = found[0]!.features['starknet:walletApi'];
     expect(api.id).toBe('nodegate');
     expect(await api.request({ type: 'wallet_requestAccounts' } as never)).toEqual([A0]);
@@ -120,6 +122,82 @@ describe('discovery', () => {
     expect(accounts.map((a) => a.address)).toEqual([A0]);
     expect(accounts[0]?.chains).toEqual(['starknet:0x534e5f5345504f4c4941']);
     expect(found[0]!.chains).toEqual(['starknet:0x534e5f4d41494e', 'starknet:0x534e5f5345504f4c4941']);
+  });
+
+  it('get-starknet v5 finds window.starknet_nodegate through its injected-wallet scan alone and wraps it', async () => {
+    const win = fakeWindow();
+    g.window = win;
+    const sent: { method: string; params?: unknown }[] = [];
+    const p: Eip1193Provider = {
+      async request({ method, params }) {
+        sent.push({ method, params });
+        if (method === 'wallet_getSnaps' || method === 'wallet_requestSnaps') return { [SNAP]: { enabled: true } };
+        const { request } = params as { request: { method: string; params: Record<string, unknown> } };
+        switch (request.method) {
+          case 'stk_getStoredUserAccounts':
+            return [{ address: A0, addressIndex: 0 }];
+          case 'stk_switchNetwork':
+            return true;
+          case 'stk_executeTxn':
+            return { code: 'TRANSACTION_RECEIVED', transaction_hash: '0xfeed' };
+          default:
+            throw Object.assign(new Error(`unexpected ${request.method}`), { code: -32601 });
+        }
+      },
+    };
+    const wallet = injectNodegateWallet({ window: win, provider: p, walletStandard: false });
+    const { createStore, StarknetInjectedWallet } = await import('@starknet-io/get-starknet-core');
+    const store = createStore({ eip1193Adapters: [] });
+    const found = store.getWallets().filter((w) => w.name === wallet.name);
+    expect(found).toHaveLength(1);
+    // How it was found: v5's own wrapper of an injected window object, around our window.starknet_nodegate.
+    expect(found[0]).toBeInstanceOf(StarknetInjectedWallet);
+    expect((found[0] as unknown as { injected: unknown }).injected).toBe(wallet);
+    const features = found[0]!.features;
+    expect(features['starknet:walletApi'].id).toBe('nodegate');
+    expect(features['starknet:walletApi'].walletVersion).toBe(wallet.version);
+
+    // standard:connect through the wrapper: wallet_requestAccounts, then wallet_requestChainId for the chain.
+    const { accounts } = await features['standard:connect'].connect({ silent: false });
+    expect(accounts.map((a) => a.address)).toEqual([A0]);
+    expect(accounts[0]?.chains).toEqual(['starknet:0x534e5f5345504f4c4941']);
+
+    // A request through the wrapper reaches the snap as the exact wallet_invokeSnap payload.
+    sent.length = 0;
+    const calls = [{ contract_address: '0x111', entry_point: 'transfer', calldata: ['0x1', '0x5', '0x0'] }];
+    expect(
+      await features['starknet:walletApi'].request({ type: 'wallet_addInvokeTransaction', params: { calls } } as never),
+    ).toEqual({
+      transaction_hash: '0xfeed',
+    });
+    expect(sent).toEqual([
+      {
+        method: 'wallet_invokeSnap',
+        params: {
+          snapId: SNAP,
+          request: {
+            method: 'stk_executeTxn',
+            params: {
+              chainId: '0x534e5f5345504f4c4941',
+              senderAddress: A0,
+              calls: [{ contractAddress: '0x111', entrypoint: 'transfer', calldata: ['0x1', '0x5', '0x0'] }],
+            },
+          },
+        },
+      },
+    ]);
+
+    // The wrapper turns our networkChanged into a wallet-standard change with the new chain.
+    const changes: unknown[] = [];
+    const stop = features['standard:events'].on('change', (c) => changes.push(c));
+    await features['starknet:walletApi'].request({
+      type: 'wallet_switchStarknetChain',
+      params: { chainId: '0x534e5f4d41494e' },
+    } as never);
+    expect(changes).toContainEqual({
+      accounts: [{ address: A0, publicKey: new Uint8Array(), chains: ['starknet:0x534e5f4d41494e'], features: [] }],
+    });
+    stop();
   });
 });
 
