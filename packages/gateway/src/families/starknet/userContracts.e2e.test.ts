@@ -22,6 +22,9 @@ const readHyperlane = (name: string, kind = 'contract_class') => {
   return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
 };
 const sel = (name: string) => hash.getSelectorFromName(name);
+/** A contract of the gateway's own test-contracts/ (compiled from its Cairo source by scripts/compileTestContracts.mjs). */
+const readTestContract = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, `../../../test-contracts/${name}.contract_class.json`), 'utf8'));
 /** Explicit bounds, so that starknet.js does not estimate a transaction that is meant to fail. */
 const BOUNDS = {
   resourceBounds: {
@@ -44,6 +47,15 @@ const rpc = async (method: string, params: unknown) =>
     error?: { code: number; message: string; data?: unknown };
   };
 const wait = (h: string) => provider.waitForTransaction(h, { retryInterval: 50 });
+/** Declares a fixture class with its CASM hash unless an earlier test already did; its class hash. */
+const declareOnce = async (name: string, contract = read(name)) => {
+  const compiledClassHash = name.startsWith('test-contracts/')
+    ? '0x1' // our own contracts have no CASM: the compiled class hash is only carried, as a declarer sends it
+    : hash.computeCompiledClassHash(read(name, 'compiled_contract_class'));
+  const r = await alice.declareIfNot({ contract, compiledClassHash });
+  if (r.transaction_hash) expect((await wait(r.transaction_hash)).isSuccess()).toBe(true);
+  return r.class_hash;
+};
 
 beforeAll(async () => {
   t = await startStarknetTestGateway();
@@ -385,5 +397,105 @@ describe("users' own Cairo contracts through nodegate (starknet.js)", () => {
       ),
     ).rejects.toThrow(/validat|signature/i);
     expect(await provider.getNonceForAddress(address)).toBe('0x2');
+  });
+  it('a contract deploys another with deploy_syscall: the child lives at the address the factory computes and runs', async () => {
+    const erc20 = await declareOnce('erc20__erc_20');
+    const factoryClass = await declareOnce('test-contracts/factory', readTestContract('factory'));
+    const f = await alice.deploy({ classHash: factoryClass, salt: '0xfac' });
+    expect((await wait(f.transaction_hash)).isSuccess()).toBe(true);
+    const factory = f.contract_address[0]!;
+
+    const ctor = CallData.toHex(['0x4b4944', '0x4b4944', 6, 777, 0, bob.address]);
+    const salt = '0x5eed';
+    const sent = await alice.execute({
+      contractAddress: factory,
+      entrypoint: 'deploy_child',
+      calldata: CallData.compile({ class_hash: erc20, salt, calldata: ctor }),
+    });
+    expect((await wait(sent.transaction_hash)).isSuccess()).toBe(true);
+    // deploy_from_zero false: the deployer in the address is the factory
+    const expected = hash.calculateContractAddressFromHash(salt, erc20, ctor, factory);
+    const [last] = await provider.callContract({ contractAddress: factory, entrypoint: 'last_child' });
+    expect(BigInt(last!)).toBe(BigInt(expected));
+    expect(await provider.callContract({ contractAddress: factory, entrypoint: 'children' })).toEqual(['0x1']);
+    expect(BigInt(await provider.getClassHashAt(expected))).toBe(BigInt(erc20));
+    // the child's constructor ran: bob holds its supply, and the child's own entry points answer
+    const child = new Contract({ abi: read('erc20__erc_20').abi, address: expected, providerOrAccount: provider });
+    expect(await child.balance_of(bob.address)).toBe(777n);
+    // the receipt has the child's constructor event (mint) and then the factory's ChildDeployed
+    const r = (await rpc('stk_getTransactionReceipt', { transaction_hash: sent.transaction_hash })).result;
+    const fromChild = r.events.filter((e: { from_address: string }) => BigInt(e.from_address) === BigInt(expected));
+    expect(fromChild.map((e: { keys: string[] }) => e.keys[0])).toEqual([sel('Transfer')]);
+    const fromFactory = r.events.filter((e: { from_address: string }) => BigInt(e.from_address) === BigInt(factory));
+    expect(fromFactory).toHaveLength(1);
+    expect(fromFactory[0].keys.map(BigInt)).toEqual([BigInt(sel('ChildDeployed')), BigInt(erc20)]);
+    // the state update lists the child as deployed
+    const su = (await rpc('stk_getStateUpdate', { block_id: { block_number: r.block_number } })).result;
+    expect(su.state_diff.deployed_contracts.map((d: { address: string }) => BigInt(d.address))).toContain(
+      BigInt(expected),
+    );
+    // the trace shows the DEPLOY's constructor nested under the factory's call
+    const trace = (await rpc('stk_traceTransaction', { transaction_hash: sent.transaction_hash })).result;
+    const factoryCall = trace.execute_invocation.calls[0];
+    expect(factoryCall.calls[0]).toMatchObject({ entry_point_type: 'CONSTRUCTOR' });
+    expect(BigInt(factoryCall.calls[0].contract_address)).toBe(BigInt(expected));
+
+    // the same salt again: the address is taken, the transaction reverts and the count stays
+    const again = await alice.execute(
+      {
+        contractAddress: factory,
+        entrypoint: 'deploy_child',
+        calldata: CallData.compile({ class_hash: erc20, salt, calldata: ctor }),
+      },
+      BOUNDS,
+    );
+    expect((await wait(again.transaction_hash)).isReverted()).toBe(true);
+    expect(await provider.callContract({ contractAddress: factory, entrypoint: 'children' })).toEqual(['0x1']);
+  });
+
+  it('an upgrade through replace_class: the owner swaps the class, the contract keeps its storage and runs the new code', async () => {
+    const multi = await declareOnce('multi_component__contract_with_4_components');
+    const counter = await declareOnce('upgradable_counter__counter_contract');
+    const d = await alice.deploy({
+      classHash: multi,
+      constructorCalldata: CallData.toHex(['0x41', '0x42', 18, 50, 0, alice.address, alice.address]),
+      salt: '0xab',
+    });
+    expect((await wait(d.transaction_hash)).isSuccess()).toBe(true);
+    const address = d.contract_address[0]!;
+    const upgrade = { contractAddress: address, entrypoint: 'upgrade', calldata: [counter] };
+
+    const denied = await bob.execute(upgrade, BOUNDS);
+    expect((await wait(denied.transaction_hash)).isReverted()).toBe(true);
+    const deniedReceipt = (await rpc('stk_getTransactionReceipt', { transaction_hash: denied.transaction_hash }))
+      .result;
+    expect(deniedReceipt.revert_reason).toMatch(/Wrong owner\./);
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(multi));
+
+    const up = await alice.execute(upgrade);
+    expect((await wait(up.transaction_hash)).isSuccess()).toBe(true);
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(counter));
+    const su = (
+      await rpc('stk_getStateUpdate', {
+        block_id: { block_number: (await provider.getTransactionReceipt(up.transaction_hash)).value.block_number },
+      })
+    ).result;
+    expect(su.state_diff.replaced_classes).toEqual([
+      { contract_address: `0x${BigInt(address).toString(16)}`, class_hash: `0x${BigInt(counter).toString(16)}` },
+    ]);
+    // the counter's code now runs over the contract's storage
+    const inc = await alice.execute({ contractAddress: address, entrypoint: 'increase_counter', calldata: [5] });
+    expect((await wait(inc.transaction_hash)).isSuccess()).toBe(true);
+    expect(await provider.callContract({ contractAddress: address, entrypoint: 'get_counter' })).toEqual(['0x5']);
+    // the old class's entry points are gone (21: ENTRYPOINT_NOT_FOUND… reported as a contract error)
+    const old = await rpc('stk_call', {
+      request: { contract_address: address, entry_point_selector: sel('get_symbol'), calldata: [] },
+      block_id: 'latest',
+    });
+    expect(old.error).toBeDefined();
+    // and the owner, kept in storage, upgrades it back
+    const back = await alice.execute({ contractAddress: address, entrypoint: 'upgrade', calldata: [multi] });
+    expect((await wait(back.transaction_hash)).isSuccess()).toBe(true);
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(multi));
   });
 });
