@@ -18,7 +18,8 @@ interface AbiInput {
 type AbiFunctions = Map<string, AbiInput[]>;
 
 // ABIs by network and contract, for the life of the snap process (a class at an address changes only on upgrade,
-// and a stale ABI only changes how a call is shown, never what is signed).
+// and a stale ABI only changes how a call is shown, never what is signed). A failed read is not kept: the next
+// dialog asks the node again.
 const abis = new Map<string, Promise<AbiFunctions | undefined>>();
 
 function functionsOf(abi: unknown): AbiFunctions {
@@ -39,14 +40,16 @@ function functionsOf(abi: unknown): AbiFunctions {
 
 async function abiAt(net: NetworkConfig, address: string): Promise<AbiFunctions | undefined> {
   const key = `${net.chainId}:${BigInt(address)}`;
-  let found = abis.get(key);
-  if (!found) {
-    found = providerFor(net)
-      .getClassAt(address, 'pre_confirmed')
-      .then((cls) => functionsOf((cls as { abi?: unknown }).abi))
-      .catch(() => undefined);
-    abis.set(key, found);
-  }
+  const cached = abis.get(key);
+  if (cached) return cached;
+  const found: Promise<AbiFunctions | undefined> = providerFor(net)
+    .getClassAt(address, 'pre_confirmed')
+    .then((cls) => functionsOf((cls as { abi?: unknown }).abi))
+    .catch(() => {
+      if (abis.get(key) === found) abis.delete(key);
+      return undefined;
+    });
+  abis.set(key, found);
   return found;
 }
 

@@ -20,13 +20,17 @@ import {
 import {
   answer,
   backend,
+  boundsMax,
   CHAIN_ID,
+  dialogFields,
   dialogText,
   errorOf,
+  field,
   hex,
   install,
   mint,
   PHRASES,
+  parseStrk,
   result,
   rpc,
   STRK,
@@ -37,6 +41,27 @@ import {
 } from './helpers';
 
 type AddTx = { code: string; transaction_hash: string };
+type Bounds = Parameters<typeof boundsMax>[0];
+/** The e2e snap is built with the dev chain as its test network; this is that network's name in dialogs. */
+const NETWORK = 'Starknet Sepolia';
+/** Labels of the fields around the calls in a transaction dialog. */
+const FRAME = ['Requested by', 'Network', 'From', 'Signer', 'Nonce', 'Estimated fee', 'Max fee'];
+const callFields = (fields: [string, string][]) => fields.filter(([label]) => !FRAME.includes(label));
+const labels = (fields: [string, string][]) => fields.map(([label]) => label);
+/** What the snap shows for a u256 amount argument (named amount/value/balance): the number and its 18-decimal form. */
+const amountText = (v: bigint) => {
+  const frac = (v % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
+  return `${v} (${v / 10n ** 18n}${frac ? `.${frac}` : ''} at 18 decimals)`;
+};
+/** The resource bounds a transaction was sent with, read from the chain. */
+const sentBounds = async (txHash: string) =>
+  (await rpc<{ resource_bounds: Bounds }>('starknet_getTransactionByHash', { transaction_hash: txHash }))
+    .resource_bounds;
+const actualFee = async (txHash: string) =>
+  BigInt(
+    (await rpc<{ actual_fee: { amount: string } }>('starknet_getTransactionReceipt', { transaction_hash: txHash }))
+      .actual_fee.amount,
+  );
 const FIXTURES = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'fixtures', 'cairo-test-data');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
@@ -52,6 +77,8 @@ const jsonSafe = (v: unknown): unknown =>
 /** A starknet.js signer that asks the snap and approves its dialog (query versions have none). */
 class ApprovingSnapSigner extends SignerInterface {
   dialogs: string[] = [];
+  /** Per dialog shown: its fields and the details the signer was asked to sign. */
+  shown: { fields: [string, string][]; details: Record<string, unknown> }[] = [];
   constructor(private readonly address: string) {
     super();
   }
@@ -63,7 +90,11 @@ class ApprovingSnapSigner extends SignerInterface {
   }
   private async ask(method: string, params: Record<string, unknown>, query: boolean): Promise<Signature> {
     const pending = send(snap, method, { signerAddress: this.address, ...params });
-    if (!query) this.dialogs.push(dialogText(await answer(pending, true)));
+    if (!query) {
+      const ui = await answer(pending, true);
+      this.dialogs.push(dialogText(ui));
+      this.shown.push({ fields: dialogFields(ui), details: params.details as Record<string, unknown> });
+    }
     return result<string[]>(pending);
   }
   signTransaction(transactions: Call[], details: InvocationsSignerDetails): Promise<Signature> {
@@ -102,15 +133,32 @@ describe('stk_executeTxn', () => {
         { contractAddress: STRK, entrypoint: 'transfer', calldata: [b, '200', '0'] },
       ],
     });
-    const text = dialogText(await answer(pending, true));
-    expect(text).toContain('Send 2 calls in one transaction');
-    expect(text).toContain(`transfer on ${hex(STRK)}`);
-    expect(text).toContain('Max fee');
+    const ui = await answer(pending, true);
+    expect(dialogText(ui)).toContain('Send 2 calls in one transaction');
+    const fields = dialogFields(ui);
+    expect(field(fields, 'Network')).toBe(NETWORK);
+    expect(field(fields, 'From')).toBe(hex(deployed));
+    // Both calls read with STRK's ABI (as the node returns it): argument names, the u256 amount joined.
+    expect(callFields(fields)).toEqual([
+      ['Call 1', `transfer on ${hex(STRK)}`],
+      ['recipient', a],
+      ['amount', amountText(100n)],
+      ['Call 2', `transfer on ${hex(STRK)}`],
+      ['recipient', b],
+      ['amount', amountText(200n)],
+    ]);
+    expect(labels(fields)).not.toContain('Call data');
+    const estimated = parseStrk(field(fields, 'Estimated fee'));
+    const maxFee = parseStrk(field(fields, 'Max fee'));
+    expect(estimated > 0n && estimated < maxFee).toBe(true);
     const sent = await result<AddTx>(pending);
     expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
     expect(await strkBalance(a)).toBe(100n);
     expect(await strkBalance(b)).toBe(200n);
     expect(await nonceOf(deployed)).toBe(nonce + 1n);
+    // The fee limit shown is the one signed and sent, and what was paid stays within it.
+    expect(boundsMax(await sentBounds(sent.transaction_hash))).toBe(maxFee);
+    expect(await actualFee(sent.transaction_hash)).toBeLessThanOrEqual(maxFee);
   });
 
   it('three concurrent multicalls get distinct nonces and all land', async () => {
@@ -168,7 +216,47 @@ describe('sign-only methods, checked by the chain', () => {
     expect(await strkBalance('0x7c1')).toBe(5n);
     expect(signer.dialogs).toHaveLength(1);
     expect(signer.dialogs[0]).toContain('Sign transaction');
-    expect(signer.dialogs[0]).toContain(`transfer on ${hex(STRK)}`);
+    const { fields, details } = signer.shown[0]!;
+    expect(field(fields, 'Network')).toBe(NETWORK);
+    expect(field(fields, 'Signer')).toBe(hex(deployed));
+    expect(callFields(fields)).toEqual([
+      ['Call', `transfer on ${hex(STRK)}`],
+      ['recipient', '0x7c1'],
+      ['amount', amountText(5n)],
+    ]);
+    expect(labels(fields)).not.toContain('Call data');
+    expect(field(fields, 'Nonce')).toBe(BigInt(details.nonce as string).toString());
+    const maxFee = parseStrk(field(fields, 'Max fee'));
+    expect(maxFee).toBe(boundsMax(details.resourceBounds as Bounds));
+    expect(boundsMax(await sentBounds(sent.transaction_hash))).toBe(maxFee);
+  });
+
+  it('stk_signTransaction dialogs fall back to the raw call data when the node has no contract (no ABI to read)', async () => {
+    const nowhere = '0xdead5';
+    const pending = send(snap, 'stk_signTransaction', {
+      signerAddress: deployed,
+      transactions: [{ contractAddress: nowhere, entrypoint: 'transfer', calldata: ['0x7c1', '0x5', '0x0'] }],
+      details: {
+        chainId: CHAIN_ID,
+        walletAddress: deployed,
+        nonce: '0x9',
+        version: '0x3',
+        resourceBounds: {
+          l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+          l2_gas: { max_amount: '0x10', max_price_per_unit: '0x3' },
+          l1_data_gas: { max_amount: '0x2', max_price_per_unit: '0x1' },
+        },
+      },
+    });
+    const fields = dialogFields(await answer(pending, false));
+    expect(callFields(fields)).toEqual([
+      ['Call', `transfer on ${nowhere}`],
+      ['Call data', '0x7c1, 0x5, 0x0'],
+    ]);
+    expect(field(fields, 'Network')).toBe(NETWORK);
+    expect(field(fields, 'Nonce')).toBe('9');
+    expect(parseStrk(field(fields, 'Max fee'))).toBe(0x10n * 3n + 2n);
+    expect((await errorOf(pending)).code).toBe(4001);
   });
 
   it('stk_signTransaction refuses details for another chain or another account, and a refusal is 4001', async () => {
@@ -225,6 +313,13 @@ describe('sign-only methods, checked by the chain', () => {
       hex(await rpc<string>('starknet_getClassHashAt', { block_id: 'latest', contract_address: undeployed })),
     ).toBe(hex(data.class_hash));
     expect(signer.dialogs[0]).toContain('Sign account deployment');
+    const { fields, details } = signer.shown[0]!;
+    expect(field(fields, 'Network')).toBe(NETWORK);
+    expect(field(fields, 'Account')).toBe(hex(undeployed));
+    expect(field(fields, 'Class hash')).toBe(hex(data.class_hash));
+    const maxFee = parseStrk(field(fields, 'Max fee'));
+    expect(maxFee).toBe(boundsMax(details.resourceBounds as Bounds));
+    expect(boundsMax(await sentBounds(sent.transaction_hash))).toBe(maxFee);
     // deployed now: no deployment data any more
     expect((await errorOf(send(snap, 'stk_getDeploymentData', { address: undeployed }))).code).toBe(-32003);
   });
@@ -261,7 +356,15 @@ describe('sign-only methods, checked by the chain', () => {
     expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
     expect(hex(sent.class_hash)).toBe(hex(hash.computeContractClassHash(contract)));
     expect(signer.dialogs[0]).toContain('Sign declare transaction');
-    expect(signer.dialogs[0]).toContain(hex(sent.class_hash));
+    const { fields, details } = signer.shown[0]!;
+    expect(field(fields, 'Network')).toBe(NETWORK);
+    expect(field(fields, 'Signer')).toBe(hex(deployed));
+    expect(field(fields, 'Class hash')).toBe(hex(sent.class_hash));
+    expect(field(fields, 'Compiled class hash')).toBe(hex(hash.computeCompiledClassHash(casm)));
+    expect(field(fields, 'Nonce')).toBe(BigInt(details.nonce as string).toString());
+    const maxFee = parseStrk(field(fields, 'Max fee'));
+    expect(maxFee).toBe(boundsMax(details.resourceBounds as Bounds));
+    expect(boundsMax(await sentBounds(sent.transaction_hash))).toBe(maxFee);
   });
 });
 
@@ -271,12 +374,25 @@ describe('stk_declareContract', () => {
     const casm = fixture('minimal_contract__minimal_contract.compiled_contract_class.json');
     const compiledClassHash = hash.computeCompiledClassHash(casm);
     const pending = send(snap, 'stk_declareContract', { senderAddress: deployed, contract, compiledClassHash });
-    const text = dialogText(await answer(pending, true));
+    const ui = await answer(pending, true);
+    expect(dialogText(ui)).toContain('Declare contract class');
+    const fields = dialogFields(ui);
     const classHash = hex(hash.computeContractClassHash(contract));
-    expect(text).toContain(classHash);
+    expect(field(fields, 'Network')).toBe(NETWORK);
+    expect(field(fields, 'From')).toBe(hex(deployed));
+    expect(field(fields, 'Class hash')).toBe(classHash);
+    expect(field(fields, 'Compiled class hash')).toBe(hex(compiledClassHash));
+    expect(field(fields, 'Entry points')).toBe(
+      `${contract.entry_points_by_type.EXTERNAL.length} external, 0 L1 handler, 0 constructor`,
+    );
+    const estimated = parseStrk(field(fields, 'Estimated fee'));
+    const maxFee = parseStrk(field(fields, 'Max fee'));
+    expect(estimated > 0n && estimated < maxFee).toBe(true);
     const sent = await result<{ transaction_hash: string; class_hash: string }>(pending);
     expect(hex(sent.class_hash)).toBe(classHash);
     expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    expect(boundsMax(await sentBounds(sent.transaction_hash))).toBe(maxFee);
+    expect(await actualFee(sent.transaction_hash)).toBeLessThanOrEqual(maxFee);
     expect(await rpc('starknet_getClass', { block_id: 'latest', class_hash: classHash })).toMatchObject({
       sierra_program: contract.sierra_program,
     });
@@ -292,6 +408,65 @@ describe('stk_declareContract', () => {
     expect((await errorOf(send(snap, 'stk_declareContract', { senderAddress: deployed, contract: {} }))).code).toBe(
       -32602,
     );
+  });
+});
+
+describe('dialogs of a contract whose class has no ABI', () => {
+  it('a class declared without ABI, deployed through the UDC (whose call is read with its ABI), shows raw call data', async () => {
+    const contract = { ...fixture('minimal_contract__minimal_contract.contract_class.json'), abi: '[]' };
+    const casm = fixture('minimal_contract__minimal_contract.compiled_contract_class.json');
+    const declaring = send(snap, 'stk_declareContract', {
+      senderAddress: deployed,
+      contract,
+      compiledClassHash: hash.computeCompiledClassHash(casm),
+    });
+    await answer(declaring, true);
+    const declared = await result<{ transaction_hash: string; class_hash: string }>(declaring);
+    expect((await waitAccepted(declared.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    const classHash = hex(declared.class_hash);
+
+    const UDC = '0x2ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125';
+    const salt = '0x5a17';
+    const deploying = send(snap, 'stk_executeTxn', {
+      senderAddress: deployed,
+      calls: [{ contractAddress: UDC, entrypoint: 'deploy_contract', calldata: [classHash, salt, '0x0', '0x0'] }],
+    });
+    const udcFields = dialogFields(await answer(deploying, true));
+    expect(callFields(udcFields)).toEqual([
+      ['Call', `deploy_contract on ${UDC}`],
+      ['class_hash', classHash],
+      ['salt', salt],
+      ['not_from_zero', 'false'],
+      ['calldata', '[]'],
+    ]);
+    expect((await waitAccepted((await result<AddTx>(deploying)).transaction_hash)).execution_status).toBe('SUCCEEDED');
+    const address = hex(hash.calculateContractAddressFromHash(salt, classHash, [], 0));
+    expect(hex(await rpc<string>('starknet_getClassHashAt', { block_id: 'latest', contract_address: address }))).toBe(
+      classHash,
+    );
+
+    // The node returns the class, but it has no ABI: the call is shown as its raw felts.
+    const signing = send(snap, 'stk_signTransaction', {
+      signerAddress: deployed,
+      transactions: [{ contractAddress: address, entrypoint: 'empty', calldata: ['0x7', '0x8'] }],
+      details: {
+        chainId: CHAIN_ID,
+        walletAddress: deployed,
+        nonce: '0x1',
+        version: '0x3',
+        resourceBounds: {
+          l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+          l2_gas: { max_amount: '0x1', max_price_per_unit: '0x1' },
+          l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+        },
+      },
+    });
+    const fields = dialogFields(await answer(signing, false));
+    expect(callFields(fields)).toEqual([
+      ['Call', `empty on ${address}`],
+      ['Call data', '0x7, 0x8'],
+    ]);
+    expect((await errorOf(signing)).code).toBe(4001);
   });
 });
 

@@ -88,6 +88,54 @@ export function dialogText(ui: { content: unknown }): string {
   return out.join('\n');
 }
 
+/**
+ * The labelled values of a confirmation dialog, in order (`[label, value]`, label without its colon): the snap's
+ * dialogs show each field as a bold `label:` followed by a copyable value.
+ */
+export function dialogFields(ui: { content: unknown }): [string, string][] {
+  type Node = { type?: string; props?: { children?: unknown; value?: unknown } };
+  const root = ui.content as Node;
+  const kids = root.props?.children;
+  const list = (Array.isArray(kids) ? kids : [kids]) as Node[];
+  const out: [string, string][] = [];
+  for (let i = 0; i < list.length - 1; i++) {
+    const bold = list[i]?.type === 'Text' ? (list[i]?.props?.children as Node | undefined) : undefined;
+    const label = bold?.type === 'Bold' ? bold.props?.children : undefined;
+    const next = list[i + 1];
+    if (typeof label === 'string' && label.endsWith(':') && next?.type === 'Copyable') {
+      out.push([label.slice(0, -1), String(next.props?.value)]);
+    }
+  }
+  return out;
+}
+
+/** The value of the one field with this label (fails when it is missing or shown more than once). */
+export function field(fields: [string, string][], label: string): string {
+  const found = fields.filter(([l]) => l === label);
+  if (found.length !== 1) throw new Error(`dialog has ${found.length} "${label}" fields: ${JSON.stringify(fields)}`);
+  return found[0]![1];
+}
+
+/** Reads an amount the snap formats as `<whole>.<fraction> STRK` back into FRI. */
+export function parseStrk(text: string): bigint {
+  const m = /^(\d+)(?:\.(\d{1,18}))? STRK$/.exec(text);
+  if (!m) throw new Error(`not a STRK amount: ${text}`);
+  return BigInt(m[1]!) * 10n ** 18n + BigInt((m[2] ?? '').padEnd(18, '0'));
+}
+
+type Bounds = Record<
+  'l1_gas' | 'l2_gas' | 'l1_data_gas',
+  { max_amount: string | bigint; max_price_per_unit: string | bigint }
+>;
+
+/** The most resource bounds let a transaction pay: the sum of max_amount x max_price_per_unit. */
+export function boundsMax(rb: Bounds): bigint {
+  return (['l1_gas', 'l2_gas', 'l1_data_gas'] as const).reduce(
+    (sum, k) => sum + BigInt(rb[k].max_amount) * BigInt(rb[k].max_price_per_unit),
+    0n,
+  );
+}
+
 let rpcId = 0;
 /**
  * Calls the backend's JSON-RPC directly (test setup and independent checks, not through the snap).

@@ -4,14 +4,16 @@
  * (-32602 naming the parameter).
  */
 import { BIP44CoinTypeNode } from '@metamask/key-tree';
-import { hash } from 'starknet';
+import { hash, typedData } from 'starknet';
 import { accountAddress, starkKeyPairFromNode } from '../../src/lib/keys';
 import {
   answer,
   backend,
   CHAIN_ID,
+  dialogFields,
   dialogText,
   errorOf,
+  field,
   hex,
   install,
   mint,
@@ -403,6 +405,11 @@ describe('stk_signMessage / stk_verifyMessage', () => {
     const p = send(snap, 'stk_signMessage', { typedDataMessage: TYPED, signerAddress: deployed });
     const ui = await answer(p, true);
     expect(dialogText(ui)).toContain('gm');
+    const fields = dialogFields(ui);
+    expect(field(fields, 'Network')).toBe('Starknet Sepolia');
+    expect(field(fields, 'Signer')).toBe(hex(deployed));
+    expect(JSON.parse(field(fields, 'Domain'))).toEqual(JSON.parse(TYPED).domain);
+    expect(hex(field(fields, 'Message hash'))).toBe(hex(typedData.getMessageHash(JSON.parse(TYPED), deployed)));
     const sig = await result<string[]>(p);
     expect(
       await result(
