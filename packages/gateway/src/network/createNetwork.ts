@@ -8,6 +8,7 @@ import { classifyUpstreamError, type UpstreamVerdict } from '../upstream/classif
 import { type BreakerState, type CircuitBreaker, createCircuitBreaker } from '../upstream/createCircuitBreaker.js';
 import type { HttpUpstream, UpstreamAnswer } from '../upstream/createHttpUpstream.js';
 import { createUpstreamStats, type UpstreamStats } from '../upstream/createUpstreamStats.js';
+import { requestedBlock } from '../upstream/requestedBlock.js';
 import { UpstreamTransportError } from '../upstream/UpstreamTransportError.js';
 
 /** What /health and /metrics read of one upstream: the background probe's last snapshot. */
@@ -251,6 +252,16 @@ export function createNetwork(
     return order;
   };
 
+  /** The best head among the primaries (the network's head tracker: probes and answers). */
+  const bestHead = (): number | undefined => {
+    let best: number | undefined;
+    for (const m of primaries) {
+      const h = m.stats.head();
+      if (h !== undefined && (best === undefined || h > best)) best = h;
+    }
+    return best;
+  };
+
   async function attempt(
     m: Member,
     method: string,
@@ -295,7 +306,11 @@ export function createNetwork(
         ),
         { upstream: m.upstream.name },
       );
-      const verdict = classifyUpstreamError(rpcError);
+      const verdict = classifyUpstreamError(rpcError, {
+        requested: requestedBlock(method, params),
+        head: m.stats.head(),
+        bestHead: bestHead(),
+      });
       if (verdict.kind === 'unavailable') {
         m.stats.record(latency, false);
         m.breaker.failure();
@@ -409,6 +424,8 @@ export function createNetwork(
     const list = ranked();
     for (let round = 0; round <= policy.retries; round++) {
       let triedAny = false;
+      // a round is worth repeating only when a node was in trouble (not when nodes lack the data)
+      let troubled = false;
       for (let i = 0; i < list.length; i++) {
         const m = list[i]!;
         if (m.lacks.has(method) || !m.breaker.allow()) continue;
@@ -427,12 +444,13 @@ export function createNetwork(
         if (r.verdict.kind === 'client') throw r.err;
         last = r.err;
         if (r.err instanceof UpstreamTransportError && r.err.failure === 'timeout') timedOut = true;
-        if (r.verdict.kind === 'unavailable' && r.verdict.retryAfterMs !== undefined) {
-          retryAfter = Math.max(retryAfter, r.verdict.retryAfterMs);
+        if (r.verdict.kind === 'unavailable') {
+          troubled = true;
+          if (r.verdict.retryAfterMs !== undefined) retryAfter = Math.max(retryAfter, r.verdict.retryAfterMs);
         }
         if (by !== m) i += 1; // the hedge already tried the next one
       }
-      if (!triedAny || timedOut || round === policy.retries) break;
+      if (!triedAny || !troubled || timedOut || round === policy.retries) break;
       const wait = Math.max(50 * 2 ** round, retryAfter);
       const deadline = options?.deadline;
       if (deadline !== undefined && Date.now() + wait > deadline - 100) break;

@@ -16,9 +16,16 @@ export type Fault =
   /** Reset the connection without an answer. */
   | { kind: 'reset' }
   /** Answer eth_blockNumber / starknet_blockNumber as this many blocks behind the real head. */
-  | { kind: 'stale-head'; behind: number }
-  /** For a batch, answer its items in reverse order (JSON-RPC allows any order). */
-  | { kind: 'reverse-batch' };
+  | { kind: 'stale-head'; behind: number };
+
+/** How the fault upstream speaks beyond its faults. */
+export interface FaultUpstreamOptions {
+  /**
+   * Word a block beyond the node's head as geth does: anvil answers -32602 `BlockOutOfRangeError`,
+   * geth (and the clients that copy it) -32000 `header not found`.
+   */
+  readonly gethErrors?: boolean;
+}
 
 /** A scriptable upstream in front of a real node (anvil, the dev chain). */
 export interface FaultUpstream {
@@ -33,14 +40,15 @@ export interface FaultUpstream {
 /**
  * Starts a small HTTP server that forwards JSON-RPC to `target` (a real node) and fails the way
  * real upstreams do when told to: 429 with Retry-After, an HTML 502, a slow answer, a reset, a
- * JSON-RPC "header not found", a stale head, a batch answered out of order. For tests of the
+ * JSON-RPC "header not found", a stale head; with `gethErrors`, a block beyond the node's head is
+ * answered in geth's words. For tests of the
  * upstream policies against real nodes (never a mock of the node itself).
  *
  * @example
  * const f = await createFaultUpstream(anvil.http);
  * f.script((method) => (method === 'eth_getBalance' ? { kind: '429', retryAfterS: 1 } : { kind: 'pass' }));
  */
-export async function createFaultUpstream(target: string): Promise<FaultUpstream> {
+export async function createFaultUpstream(target: string, options: FaultUpstreamOptions = {}): Promise<FaultUpstream> {
   let decide: (method: string, n: number) => Fault = () => ({ kind: 'pass' });
   const counts = new Map<string, number>();
   let total = 0;
@@ -97,8 +105,11 @@ export async function createFaultUpstream(target: string): Promise<FaultUpstream
       else if (typeof answer.result === 'number') answer.result = Math.max(0, answer.result - fault.behind);
       text = JSON.stringify(answer);
     }
-    if (fault.kind === 'reverse-batch' && Array.isArray(parsed))
-      text = JSON.stringify((JSON.parse(text) as unknown[]).reverse());
+    if (options.gethErrors && text.includes('BlockOutOfRangeError')) {
+      const answer = JSON.parse(text);
+      answer.error = { code: -32000, message: 'header not found' };
+      text = JSON.stringify(answer);
+    }
     if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(text);
   };
   const server = createServer((req, res) => {

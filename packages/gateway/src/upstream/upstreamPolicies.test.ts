@@ -2,18 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { classifyUpstreamError } from './classifyUpstreamError.js';
 import { createCircuitBreaker } from './createCircuitBreaker.js';
 import { createUpstreamStats } from './createUpstreamStats.js';
+import { requestedBlock } from './requestedBlock.js';
 import { UpstreamTransportError } from './UpstreamTransportError.js';
 
 describe('classifyUpstreamError', () => {
   it("tells the node's trouble from the client's error and from a missing method", () => {
-    // what nodes answer when they, not the request, are the problem (geth, erigon, reth, providers)
+    // what nodes and providers answer when they, not the request, are the problem
     for (const message of [
-      'header not found',
-      'missing trie node 5e3c… (path )',
-      'unknown block',
-      'required historical state unavailable (reexec=128)',
-      'block not found',
-      'request beyond head block',
+      'node is syncing',
+      'no suitable peers available',
+      'request timed out',
+      'Too many requests, rate limit exceeded',
     ]) {
       expect(classifyUpstreamError({ code: -32000, message }).kind, message).toBe('unavailable');
     }
@@ -26,6 +25,11 @@ describe('classifyUpstreamError', () => {
     expect(classifyUpstreamError({ code: -32602, message: 'invalid argument 0: hex string has odd length' }).kind).toBe(
       'client',
     );
+    // anvil's wording for a block beyond its head is an invalid-params answer
+    expect(
+      classifyUpstreamError({ code: -32602, message: 'BlockOutOfRangeError: block height is 0 but requested was 9' })
+        .kind,
+    ).toBe('client');
     expect(classifyUpstreamError({ code: -32000, message: 'nonce too low' }).kind).toBe('client');
     // Starknet's spec errors are answers, whatever their wording
     expect(classifyUpstreamError({ code: 24, message: 'Block not found' }).kind).toBe('client');
@@ -33,6 +37,44 @@ describe('classifyUpstreamError', () => {
     expect(classifyUpstreamError({ code: -32601, message: 'the method trace_block does not exist' }).kind).toBe(
       'unsupported',
     );
+  });
+
+  it('"no such block" is the node lagging only for a height the network has; beyond every head it is the client\'s', () => {
+    const at = (number: number) => ({ kind: 'number', number }) as const;
+    for (const message of ['header not found', 'unknown block', 'block not found', 'request beyond head block']) {
+      const e = { code: -32000, message };
+      // this node is at 100, another at 130: 120 exists, this node lags
+      expect(classifyUpstreamError(e, { requested: at(120), head: 100, bestHead: 130 }).kind, message).toBe(
+        'unavailable',
+      );
+      // beyond the best head: every node would say the same; never held against a node
+      expect(classifyUpstreamError(e, { requested: at(131), head: 100, bestHead: 130 }).kind, message).toBe('client');
+      expect(classifyUpstreamError(e, { requested: at(0xffffffff), head: 130, bestHead: 130 }).kind).toBe('client');
+      // no head known at all: nothing says the block exists
+      expect(classifyUpstreamError(e, { requested: at(5) }).kind).toBe('client');
+      // below its own head it says it has not got it: another node may answer, no breaker
+      expect(classifyUpstreamError(e, { requested: at(90), head: 100, bestHead: 130 }).kind).toBe('missing');
+      // a tag or a hash: the node's trouble only when it is behind the best head
+      expect(classifyUpstreamError(e, { requested: { kind: 'hash' }, head: 100, bestHead: 130 }).kind).toBe(
+        'unavailable',
+      );
+      // at the best head: another node may have it (a block just announced), not held against this one
+      expect(classifyUpstreamError(e, { requested: { kind: 'hash' }, head: 130, bestHead: 130 }).kind).toBe('missing');
+      expect(classifyUpstreamError(e, { requested: { kind: 'tag', tag: 'safe' }, head: 130, bestHead: 130 }).kind).toBe(
+        'missing',
+      );
+      expect(classifyUpstreamError(e).kind).toBe('missing');
+    }
+  });
+
+  it('"no such state" (pruned, missing trie node) fails over without counting against the node', () => {
+    for (const message of [
+      'missing trie node 5e3c… (path )',
+      'required historical state unavailable (reexec=128)',
+      'state is not available',
+    ]) {
+      expect(classifyUpstreamError({ code: -32000, message }).kind, message).toBe('missing');
+    }
   });
 
   it('transport failures are unavailable and keep Retry-After', () => {
@@ -120,5 +162,33 @@ describe('createUpstreamStats', () => {
     expect(failing.score()).toBeGreaterThan(steady.score() * 5);
     fast.setLag(10);
     expect(fast.score()).toBeGreaterThan(slow.score());
+  });
+});
+
+describe('requestedBlock', () => {
+  it('finds the block a call names from the method table (numbers, tags, EIP-1898, log filters, Starknet block_id)', () => {
+    const addr = `0x${'ab'.repeat(20)}`;
+    expect(requestedBlock('eth_getBalance', [addr, '0xffffffff'])).toEqual({ kind: 'number', number: 0xffffffff });
+    expect(requestedBlock('eth_getStorageAt', [addr, '0x0', 'latest'])).toEqual({ kind: 'tag', tag: 'latest' });
+    expect(requestedBlock('eth_call', [{ to: addr }, { blockNumber: '0x10' }])).toEqual({ kind: 'number', number: 16 });
+    expect(requestedBlock('eth_call', [{ to: addr }, { blockHash: `0x${'11'.repeat(32)}` }])).toEqual({ kind: 'hash' });
+    expect(requestedBlock('eth_getBlockByNumber', ['0x5', false])).toEqual({ kind: 'number', number: 5 });
+    expect(requestedBlock('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x20' }])).toEqual({
+      kind: 'number',
+      number: 32,
+    });
+    expect(requestedBlock('eth_getLogs', [{ fromBlock: '0x1' }])).toEqual({ kind: 'tag', tag: 'latest' });
+    expect(requestedBlock('eth_getLogs', [{ blockHash: `0x${'11'.repeat(32)}` }])).toEqual({ kind: 'hash' });
+    // calls that name no block
+    expect(requestedBlock('eth_chainId', [])).toBeUndefined();
+    expect(requestedBlock('eth_getTransactionByHash', [`0x${'11'.repeat(32)}`])).toBeUndefined();
+    expect(requestedBlock('starknet_getNonce', { block_id: { block_number: 7 }, contract_address: '0x1' })).toEqual({
+      kind: 'number',
+      number: 7,
+    });
+    expect(requestedBlock('starknet_call', { request: {}, block_id: 'latest' })).toEqual({
+      kind: 'tag',
+      tag: 'latest',
+    });
   });
 });

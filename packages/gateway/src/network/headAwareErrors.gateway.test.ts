@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateConfig } from '../config/validateConfig.js';
+import { startAnvil } from '../embedded/startAnvil.js';
+import { type RunningGateway, startGateway } from '../main.js';
+import { createFaultUpstream, type Fault, type FaultUpstream } from '../test-support/createFaultUpstream.js';
+import { rpc } from '../test-support/startTestGateway.js';
+import { createTestKey } from '../test-support/testKeys.js';
+
+// "No such block" answers against the heads: two real anvils (one mined further than the other)
+// behind fault proxies that word a block beyond the node's head as geth does (-32000 "header not
+// found"), a gateway in front of both.
+let lo: Awaited<ReturnType<typeof startAnvil>>;
+let hi: Awaited<ReturnType<typeof startAnvil>>;
+let fLo: FaultUpstream;
+let fHi: FaultUpstream;
+let gw: RunningGateway;
+let dir: string;
+let url: string;
+let otherUrl: string;
+
+const pass = (): Fault => ({ kind: 'pass' });
+// the upstream ahead is slow, so the one behind keeps the routing and its answers are the ones tested
+const slow = (): Fault => ({ kind: 'slow', ms: 150 });
+const addr = `0x${'ab'.repeat(20)}`;
+const upstreams = async () => ((await (await fetch(`${gw.url}/health`)).json()) as any).networks.mainnet.upstreams;
+const until = async (check: () => Promise<boolean>, what: string) => {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+beforeAll(async () => {
+  [lo, hi] = await Promise.all([startAnvil(), startAnvil()]);
+  [fLo, fHi] = await Promise.all([
+    createFaultUpstream(lo.http, { gethErrors: true }),
+    createFaultUpstream(hi.http, { gethErrors: true }),
+  ]);
+  fHi.script(slow);
+  dir = await mkdtemp(join(tmpdir(), 'nodegate-heads-'));
+  gw = await startGateway(
+    validateConfig({
+      listen: '127.0.0.1:0',
+      dataDir: dir,
+      devKey: true,
+      cache: { enabled: false },
+      networks: [
+        {
+          name: 'mainnet',
+          family: 'eth',
+          pathPrefix: '/mainnet',
+          upstreams: [
+            { name: 'behind', http: fLo.url },
+            { name: 'ahead', http: fHi.url },
+          ],
+          // no hedging: the counts below are exact
+          policy: { probeIntervalMs: 500, hedge: false, breakerFailures: 3 },
+        },
+      ],
+    }),
+  );
+  url = `${gw.networks.mainnet!.http}/v3/${gw.devKey!.key}`;
+  const other = await createTestKey(gw, { plan: 'developer' });
+  otherUrl = `${gw.networks.mainnet!.http}/v3/${other.key}`;
+});
+
+afterAll(async () => {
+  await gw?.close();
+  await Promise.all([fLo?.close(), fHi?.close()]);
+  await Promise.all([lo?.stop(), hi?.stop()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('"no such block" answers and the heads', () => {
+  it('a lagging upstream\'s "header not found" for a block the other upstream has fails over to it', async () => {
+    // both at height 0 so far: the fast one ("behind" soon) has the routing
+    for (let i = 0; i < 10; i++) expect((await rpc(url, 'eth_getBalance', [addr, 'latest'])).result).toBe('0x0');
+    await rpc(hi.http, 'anvil_mine', ['0x2']);
+    await until(async () => (await upstreams()).find((u: any) => u.name === 'behind').lag === 2, 'the lag to show');
+    const before = { lo: fLo.hits('eth_getBalance'), hi: fHi.hits('eth_getBalance') };
+    const direct = await rpc(hi.http, 'eth_getBalance', [addr, '0x2']);
+    const r = await rpc(url, 'eth_getBalance', [addr, '0x2']);
+    expect(r.error).toBeUndefined();
+    expect(r.result).toBe(direct.result);
+    // the node behind was asked first and said "header not found"; the one ahead answered
+    expect(fLo.hits('eth_getBalance') - before.lo).toBe(1);
+    expect(fHi.hits('eth_getBalance') - before.hi).toBe(1);
+    // and beyond the best head (2) it is the client's answer again
+    const beyond = await rpc(url, 'eth_getBalance', [addr, '0x3']);
+    expect(beyond.error).toEqual({ code: -32000, message: 'header not found' });
+  });
+
+  it("a burst of requests for a block beyond every head passes the node's answer through and opens no breaker", async () => {
+    const before = fLo.hits('eth_getBalance') + fHi.hits('eth_getBalance');
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => rpc(url, 'eth_getBalance', [addr, '0xffffffff'])),
+    );
+    for (const a of answers) expect(a.error).toEqual({ code: -32000, message: 'header not found' });
+    // each asked one upstream once: the answer is the client's, not a reason to try the others
+    expect(fLo.hits('eth_getBalance') + fHi.hits('eth_getBalance') - before).toBe(100);
+    for (const u of await upstreams()) expect(u.breaker, u.name).toBe('closed');
+    // other clients are served as before
+    const served = await rpc(otherUrl, 'eth_getBalance', [addr, 'latest']);
+    expect(served.result).toBe('0x0');
+  });
+
+  it('"missing trie node" from every upstream goes back to the client once per upstream, and opens no breaker', async () => {
+    const trie = (m: string): Fault =>
+      m === 'eth_getStorageAt'
+        ? { kind: 'rpc-error', code: -32000, message: 'missing trie node 5e3c (path )' }
+        : pass();
+    fLo.script(trie);
+    fHi.script(trie);
+    try {
+      const before = fLo.hits('eth_getStorageAt') + fHi.hits('eth_getStorageAt');
+      for (let i = 0; i < 20; i++) {
+        const r = await rpc(url, 'eth_getStorageAt', [addr, '0x0', '0x0']);
+        expect(r.error).toEqual({ code: -32000, message: 'missing trie node 5e3c (path )' });
+      }
+      // tried on each upstream (an archive might have had it), never in retry rounds
+      expect(fLo.hits('eth_getStorageAt') + fHi.hits('eth_getStorageAt') - before).toBe(40);
+      for (const u of await upstreams()) expect(u.breaker, u.name).toBe('closed');
+      expect((await rpc(otherUrl, 'eth_chainId')).result).toBe('0x7a69');
+    } finally {
+      fLo.script(pass);
+      fHi.script(slow);
+    }
+  });
+});
