@@ -268,7 +268,7 @@ describe('transactions and signing', () => {
     await expect(deployed.wallet.request({ type: 'wallet_deploymentData' })).rejects.toMatchObject({ code: 115 });
   });
 
-  it('wallet_watchAsset → stk_watchAsset; a non-ERC20 type is 114', async () => {
+  it('wallet_watchAsset → stk_watchAsset; a non-ERC20 type or address is NOT_ERC20 (111)', async () => {
     const { wallet, snapCalls } = await connected((m) => (m === 'stk_watchAsset' ? true : null));
     const asset = {
       type: 'ERC20',
@@ -287,9 +287,23 @@ describe('transactions and signing', () => {
         },
       },
     ]);
+    const sentBefore = snapCalls().length;
     await expect(
       wallet.request({ type: 'wallet_watchAsset', params: { type: 'ERC721', options: { address: '0x1' } } }),
-    ).rejects.toMatchObject({ code: 114 });
+    ).rejects.toMatchObject({ code: 111, message: 'An error occurred (NOT_ERC20)' });
+    expect(snapCalls()).toHaveLength(sentBefore); // refused before MetaMask is asked
+    // no type at all, or no address: a bad payload
+    for (const params of [{ options: { address: '0x1' } }, { type: 'ERC20', options: {} }]) {
+      await expect(wallet.request({ type: 'wallet_watchAsset', params })).rejects.toMatchObject({ code: 114 });
+    }
+    // the snap finds the address is not a token (its NotErc20, -32008): 111 with the snap's words in data
+    const notToken = await connected((m) => {
+      if (m === 'stk_getStoredUserAccounts') return stored(A0);
+      throw rpcError(-32008, '0x1 is not an ERC20 token on Starknet Sepolia: name() failed', { tokenAddress: '0x1' });
+    });
+    await expect(
+      notToken.wallet.request({ type: 'wallet_watchAsset', params: { type: 'ERC20', options: { address: '0x1' } } }),
+    ).rejects.toMatchObject({ code: 111, data: '0x1 is not an ERC20 token on Starknet Sepolia: name() failed' });
   });
 });
 

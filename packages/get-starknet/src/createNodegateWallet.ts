@@ -251,7 +251,11 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
     async wallet_watchAsset(params) {
       const p = asObject(params);
       const o = asObject(p.options);
-      if (p.type !== 'ERC20') throw bad('type must be "ERC20"');
+      if (typeof p.type !== 'string') throw bad('type must be "ERC20"');
+      // Another kind of asset (ERC721, …) is the spec's NOT_ERC20: this wallet watches ERC20 tokens only.
+      if (p.type !== 'ERC20') {
+        throw new WalletApiError(WalletApiErrorCode.NotErc20, `only ERC20 tokens can be watched, not ${p.type}`);
+      }
       if (typeof o.address !== 'string' || !HEX.test(o.address)) throw bad('options.address must be a hex address');
       await snap.invoke('stk_watchAsset', {
         chainId,

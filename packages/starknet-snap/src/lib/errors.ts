@@ -53,4 +53,6 @@ export const SnapErrorCode = {
   NodeUnreachable: -32006,
   /** The class is already declared on the network. */
   ClassAlreadyDeclared: -32007,
+  /** The address is not an ERC20 token (it does not answer name, symbol, decimals and balanceOf). */
+  NotErc20: -32008,
 } as const;

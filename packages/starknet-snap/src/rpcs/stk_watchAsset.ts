@@ -1,8 +1,8 @@
-import { byteArray, shortString } from 'starknet';
+import { byteArray, RpcError, shortString } from 'starknet';
 import type { NetworkConfig } from '../config';
-import { chainCall, providerFor } from '../lib/chain';
+import { chainError, providerFor } from '../lib/chain';
 import { confirmOrReject } from '../lib/dialogs';
-import { invalidParam } from '../lib/errors';
+import { invalidParam, SnapErrorCode, snapError } from '../lib/errors';
 import { optInt, type Params, reqAddress } from '../lib/params';
 import type { RequestContext } from '../methods';
 import { updateState } from '../state/store';
@@ -20,10 +20,15 @@ function text(felts: readonly string[]): string {
   });
 }
 
+/** Node answers that mean the contract is not a token: nothing deployed (20), no such function (21), it failed (40). */
+const NOT_A_TOKEN = new Set([20, 21, 40]);
+
 /**
  * stk_watchAsset: adds an ERC20 token to the wallet's watched tokens after checking on the node that the address is
- * an ERC20 (it answers `name`, `symbol`, `decimals` and `balanceOf`) and that the caller's details, when given, match
- * the contract's; a dialog shows the token.
+ * an ERC20 (it answers `name`, `symbol`, `decimals` and `balanceOf`; otherwise `NotErc20`, -32008, which the
+ * connector answers as the wallet API's NOT_ERC20) and that the caller's details, when given, match the contract's
+ * (-32602 naming the detail); a dialog shows the token. A node that cannot be reached is reported as such, not as a
+ * contract that is not a token.
  *
  * @param p - `{tokenAddress, tokenName?, tokenSymbol?, tokenDecimals?}`.
  * @param net - The network.
@@ -32,21 +37,31 @@ function text(felts: readonly string[]): string {
  */
 export async function stk_watchAsset(p: Params, net: NetworkConfig, ctx: RequestContext): Promise<boolean> {
   const address = reqAddress(p, 'tokenAddress');
+  const notErc20 = (why: string) =>
+    snapError(SnapErrorCode.NotErc20, `${address} is not an ERC20 token on ${net.name}: ${why}`, {
+      tokenAddress: address,
+    });
   const read = async (entrypoint: string, calldata: string[] = []) => {
     try {
       return await providerFor(net).callContract({ contractAddress: address, entrypoint, calldata }, 'pre_confirmed');
     } catch (e) {
-      const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      throw invalidParam(
-        'tokenAddress',
-        `${address} is not an ERC20 token on ${net.name}: ${entrypoint}() failed (${reason})`,
-      );
+      if (e instanceof RpcError && NOT_A_TOKEN.has(e.code)) {
+        throw notErc20(`${entrypoint}() failed (${e.message.split('\n')[0]})`);
+      }
+      throw chainError(net, `read ${entrypoint}() of the token at ${address}`, e);
     }
   };
-  const [name, symbol, decimals] = await chainCall(net, `read the token at ${address}`, async () => {
-    const [n, s, d] = await Promise.all([read('name'), read('symbol'), read('decimals'), read('balanceOf', ['0x1'])]);
-    return [text(n), text(s), Number(BigInt(d[0] ?? '0'))] as const;
-  });
+  const [n, s, d] = await Promise.all([read('name'), read('symbol'), read('decimals'), read('balanceOf', ['0x1'])]);
+  let name: string;
+  let symbol: string;
+  try {
+    name = text(n);
+    symbol = text(s);
+  } catch {
+    throw notErc20('its name() or symbol() is not a string');
+  }
+  const decimals = Number(BigInt(d[0] ?? '0'));
+  if (d.length !== 1 || decimals > 255) throw notErc20('its decimals() is not a u8');
   const given = {
     name: typeof p.tokenName === 'string' ? p.tokenName : undefined,
     symbol: typeof p.tokenSymbol === 'string' ? p.tokenSymbol : undefined,

@@ -489,10 +489,14 @@ describe('stk_switchNetwork and stk_watchAsset', () => {
     expect(text).toContain('STRK');
     expect(text).toContain('18');
     expect(await result(pending)).toBe(true);
-    const notToken = await errorOf(send(snap, 'stk_watchAsset', { tokenAddress: deployed }));
-    expect(notToken.code).toBe(-32602);
-    expect(notToken.message).toContain('is not an ERC20');
+    // an account contract (no name()) and an address with nothing deployed are not ERC20s: the snap's NotErc20
+    for (const tokenAddress of [deployed, '0xdead6']) {
+      const notToken = await errorOf(send(snap, 'stk_watchAsset', { tokenAddress }));
+      expect(notToken.code).toBe(-32008);
+      expect(notToken.message).toContain(`${hex(tokenAddress)} is not an ERC20 token on ${NETWORK}`);
+    }
     const wrong = await errorOf(send(snap, 'stk_watchAsset', { tokenAddress: STRK, tokenDecimals: 6 }));
+    expect(wrong.code).toBe(-32602);
     expect(wrong.message).toContain('tokenDecimals');
   });
 });
