@@ -168,6 +168,23 @@ describe('WalletAccount through the connector and the real snap', () => {
     v5.unsubscribeChange();
   });
 
+  it('wallet_watchAsset: STRK is watched after the dialog; an account contract is NOT_ERC20 (111)', async () => {
+    const dialogsBefore = h.user.dialogs;
+    expect(
+      await h.wallet.request({
+        type: 'wallet_watchAsset',
+        params: { type: 'ERC20', options: { address: STRK, symbol: 'STRK', decimals: 18 } },
+      }),
+    ).toBe(true);
+    expect(h.user.dialogs).toBe(dialogsBefore + 1);
+    const notToken = await h.wallet
+      .request({ type: 'wallet_watchAsset', params: { type: 'ERC20', options: { address: account.address } } })
+      .catch((e: unknown) => e);
+    expect(notToken).toMatchObject({ code: 111, message: 'An error occurred (NOT_ERC20)' });
+    expect(String((notToken as { data: unknown }).data)).toContain('is not an ERC20 token');
+    expect(h.user.dialogs).toBe(dialogsBefore + 1); // refused before any dialog
+  });
+
   it('a refused dialog surfaces as wallet API error 113', async () => {
     h.user.answers.push(false);
     const message = {
