@@ -60,7 +60,7 @@ libfunc [2] = felt252_const<1>;
 libfunc [3] = drop<[1]>;
 libfunc [4] = function_call<user@countdown>;
 libfunc [5] = dup<[0]>;
-libfunc [6] = keccak_syscall;
+libfunc [6] = nodegate_no_such_libfunc;
 
 [5]([0]) -> ([0], [1]); // 0
 [0]([1]) { fallthrough() 3([2]) }; // 1
@@ -88,7 +88,7 @@ unsupported@8([0]: [0]) -> ([0]);
 
   it('throws when it reaches a libfunc without handler', () => {
     expect(() => runFunction(program, 'unsupported', [1n], { funcNames })).toThrow(
-      /unsupported libfunc keccak_syscall/,
+      /unsupported libfunc nodegate_no_such_libfunc/,
     );
   });
 });

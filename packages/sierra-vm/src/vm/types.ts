@@ -150,6 +150,12 @@ export interface StarknetHost {
   getClassHashAt(address: bigint): bigint;
   /** `send_message_to_l1_syscall`. */
   sendMessageToL1(toAddress: bigint, payload: bigint[]): void;
+  /**
+   * `meta_tx_v0_syscall`: runs the entry point `selector` (`__execute__`) of the contract at `address` as a version 0
+   * meta transaction (caller 0, the given signature, version 0, the version 0 transaction hash, for it and the calls
+   * it makes); its return data. Without it the syscall fails with 'SYSCALL_NOT_SUPPORTED'.
+   */
+  metaTxV0?(address: bigint, selector: bigint, calldata: bigint[], signature: bigint[]): bigint[];
 }
 
 /**

@@ -27,11 +27,15 @@ const popBack: LibfuncHandler = (a, out) => {
   out[1] = x.data[x.end - 1]!;
   return 0;
 };
-/** Pops as many elements as the tuple type has members, into a struct, from the front or the back. */
+/**
+ * Pops as many elements as the tuple type has members, into a struct, from the front or the back. The tuple is the
+ * last generic argument (the compilers write `array_snapshot_multi_pop_front<Tuple<T, …>>`, older texts
+ * `<T, Tuple<T, …>>`).
+ */
 const multiPop =
   (back: boolean): HandlerFactory =>
   (d, env) => {
-    const t = env.registry.get(typeArg(d, 1)).info;
+    const t = env.registry.get(typeArg(d, d.genericArgs.length - 1)).info;
     if (t.kind !== 'struct') throw new SierraRunError(`${d.genericId}: the pop type is not a tuple`);
     const n = t.members.length;
     return (a, out) => {

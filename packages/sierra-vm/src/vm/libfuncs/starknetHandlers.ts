@@ -9,6 +9,10 @@ import {
   type Value,
 } from '../types.js';
 import { big, modP, valueArg } from './common.js';
+import { keccakPermutation } from './keccakPermutation.js';
+import { SECP256K1, SECP256R1, type SecpCurve, type SecpPoint } from './secpCurve.js';
+import { sha256Compress } from './sha256Compress.js';
+import { sha512Compress } from './sha512Compress.js';
 
 const ADDRESS_BOUND = 1n << 251n;
 const STORAGE_BASE_BOUND = ADDRESS_BOUND - 256n;
@@ -65,6 +69,95 @@ const syscall =
     }
   };
 
+/** A short string (up to 31 ASCII characters) as a felt. */
+const shortString = (text: string): bigint => {
+  let v = 0n;
+  for (let i = 0; i < text.length; i++) v = (v << 8n) | BigInt(text.charCodeAt(i));
+  return v;
+};
+/** The Starknet OS's error felts. */
+const INVALID_ARGUMENT = shortString('Invalid argument');
+const INVALID_INPUT_LENGTH = shortString('Invalid input length');
+const fail = (felt: bigint, message: string): never => {
+  throw new SyscallFailure([felt], message);
+};
+
+const MASK64 = (1n << 64n) - 1n;
+const MASK128 = (1n << 128n) - 1n;
+/** A `u256` value (`[low, high]`) as a bigint. */
+const u256 = (v: Value | undefined): bigint => {
+  const [low, high] = v as [bigint, bigint];
+  return low + (high << 128n);
+};
+const toU256 = (x: bigint): Value => [x & MASK128, x >> 128n];
+/** `Option<T>`: `Some` is variant 0, `None` variant 1. */
+const some = (v: Value): EnumValue => ({ tag: 0, value: v });
+const NONE: EnumValue = Object.freeze({ tag: 1, value: Object.freeze([]) as unknown as Value[] });
+const words = (v: Value | undefined, n: number, what: string): bigint[] => {
+  const w = v as bigint[];
+  if (!Array.isArray(w) || w.length !== n) throw new SyscallFailure([INVALID_ARGUMENT], `${what}: ${n} words expected`);
+  return w;
+};
+
+/**
+ * `keccak_syscall(Span<u64>) → u256`: the input must be whole 1088-bit blocks (17 words, already padded by the
+ * corelib), else 'Invalid input length'; each block is absorbed into the Keccak state, then permuted; the result is
+ * the first 4 lanes as a little-endian u256 (`low = lane0 + lane1·2⁶⁴`, `high = lane2 + lane3·2⁶⁴`), as the OS does.
+ */
+const keccakSyscall = (input: readonly bigint[]): Value => {
+  if (input.length % 17 !== 0) fail(INVALID_INPUT_LENGTH, 'Invalid input length');
+  const state = new Array<bigint>(25).fill(0n);
+  for (let i = 0; i < input.length; i += 17) {
+    for (let j = 0; j < 17; j++) state[j] = state[j]! ^ (input[i + j]! & MASK64);
+    keccakPermutation(state);
+  }
+  return [state[0]! | (state[1]! << 64n), state[2]! | (state[3]! << 64n)];
+};
+
+/** A `Secp256k1Point` / `Secp256r1Point` value is `[x, y]`, `[0, 0]` being the point at infinity. */
+const point = (v: Value | undefined): SecpPoint => v as unknown as SecpPoint;
+const pointValue = (p: SecpPoint): Value => [p[0], p[1]];
+/** Coordinates must be below the field prime, else the syscall fails with 'Invalid argument'. */
+const coordinate = (curve: SecpCurve, v: Value | undefined): bigint => {
+  const x = u256(v);
+  if (x >= curve.p) fail(INVALID_ARGUMENT, 'Invalid argument');
+  return x;
+};
+
+/** The five syscalls of a secp256 curve, keyed by their generic libfunc id. */
+const secpHandlers = (prefix: string, curve: SecpCurve): Record<string, HandlerFactory> => ({
+  /** `(x: u256, y: u256) → Option<Point>`: None off the curve; (0, 0) is the point at infinity. */
+  [`${prefix}_new_syscall`]: () =>
+    syscall((a, out) => {
+      const x = coordinate(curve, a[2]);
+      const y = coordinate(curve, a[3]);
+      out[2] = curve.isOnCurve(x, y) ? some([x, y]) : NONE;
+    }),
+  [`${prefix}_add_syscall`]: () =>
+    syscall((a, out) => {
+      out[2] = pointValue(curve.add(point(a[2]), point(a[3])));
+    }),
+  /** `(p, m: u256) → m·p`. */
+  [`${prefix}_mul_syscall`]: () =>
+    syscall((a, out) => {
+      out[2] = pointValue(curve.mul(point(a[2]), u256(a[3])));
+    }),
+  /** `(x: u256, y_parity: bool) → Option<Point>`: the point whose y has that parity, None when x is on no point. */
+  [`${prefix}_get_point_from_x_syscall`]: () =>
+    syscall((a, out) => {
+      const x = coordinate(curve, a[2]);
+      const p = curve.pointFromX(x, (a[3] as EnumValue).tag === 1);
+      out[2] = p ? some(pointValue(p)) : NONE;
+    }),
+  /** `(p) → (x: u256, y: u256)`; the point at infinity gives (0, 0). */
+  [`${prefix}_get_xy_syscall`]: () =>
+    syscall((a, out) => {
+      const [x, y] = point(a[2]);
+      out[2] = toU256(x);
+      out[3] = toU256(y);
+    }),
+});
+
 /** The host, or a failure of the syscall with 'SYSCALL_NOT_SUPPORTED' when the run has none. */
 const hostOf = (ctx: RunContext): StarknetHost => {
   if (!ctx.host) throw new SyscallFailure([SYSCALL_NOT_SUPPORTED]);
@@ -94,8 +187,9 @@ const contractCall = (kind: 'call' | 'library'): LibfuncHandler =>
 
 /**
  * Handlers of Starknet felt-like types (contract addresses, class hashes, storage addresses, bytes31: constants,
- * conversions) and of the storage, event, L1 message, replace class, contract/library call, deploy, block hash and
- * class hash syscalls (no gas taken). With a {@link StarknetHost} in the run every syscall goes to it (a
+ * conversions) and of the syscalls: storage, events, L1 messages, replace class, contract/library calls, deploy,
+ * block hash, class hash, meta transactions (through the host), and the computing ones (keccak, SHA-256 and SHA-512
+ * blocks, secp256k1 and secp256r1 points: new, add, mul, get_point_from_x, get_xy), which answer themselves. With a {@link StarknetHost} in the run every syscall goes to it (a
  * {@link SyscallFailure} it throws takes the syscall's error branch); without one they use the run's in-memory
  * storage, event and message lists and `callContract`, and deploy / get_block_hash / get_class_hash_at fail.
  */
@@ -164,4 +258,29 @@ export const STARKNET_HANDLERS: Readonly<Record<string, HandlerFactory>> = {
     syscall((a, out, ctx) => {
       out[2] = hostOf(ctx).getClassHashAt(big(a[2]));
     }),
+  /** `(address, selector, calldata, signature) → ok (gas, system, Span result) | err`, answered by the host. */
+  meta_tx_v0_syscall: () =>
+    syscall((a, out, ctx) => {
+      const host = hostOf(ctx);
+      if (!host.metaTxV0) throw new SyscallFailure([SYSCALL_NOT_SUPPORTED]);
+      out[2] = spanOf(host.metaTxV0(big(a[2]), big(a[3]), spanFelts(a[4]), spanFelts(a[5])));
+    }),
+  keccak_syscall: () =>
+    syscall((a, out) => {
+      out[2] = keccakSyscall(spanFelts(a[2]));
+    }),
+  /** `(Sha256StateHandle, Box<[u32; 16]>) → Sha256StateHandle`: the handle is the boxed state, `[u32; 8]`. */
+  sha256_process_block_syscall: () =>
+    syscall((a, out) => {
+      const state = words(a[2], 8, 'sha256 state').map(Number);
+      const block = words(a[3], 16, 'sha256 block').map(Number);
+      out[2] = sha256Compress(state, block).map(BigInt);
+    }),
+  /** `(Sha512StateHandle, Box<[u64; 16]>) → Sha512StateHandle`: the handle is the boxed state, `[u64; 8]`. */
+  sha512_process_block_syscall: () =>
+    syscall((a, out) => {
+      out[2] = sha512Compress(words(a[2], 8, 'sha512 state'), words(a[3], 16, 'sha512 block'));
+    }),
+  ...secpHandlers('secp256k1', SECP256K1),
+  ...secpHandlers('secp256r1', SECP256R1),
 };
