@@ -18,7 +18,8 @@ import {
   SyscallFailure,
 } from '@nodegate/sierra-vm';
 import type { SierraContractClass } from '../contracts/sierraClass.js';
-import { ExecutionFailure } from '../contracts/types.js';
+import { ExecutionFailure, type TxInfo } from '../contracts/types.js';
+import { pedersenOnElements, selector } from '../crypto/hashes.js';
 import { DevchainError, ErrorCode } from '../errors.js';
 import { shortString, toHex } from '../felt.js';
 import {
@@ -158,6 +159,32 @@ const L1_GAS = shortString('L1_GAS');
 const L2_GAS = shortString('L2_GAS');
 const L1_DATA = shortString('L1_DATA');
 
+const EXECUTE_SELECTOR = selector('__execute__');
+const INVOKE_PREFIX = shortString('invoke');
+
+/**
+ * What a `meta_tx_v0_syscall` to `address` shows the called contract and the calls it makes, as the Starknet OS
+ * builds it: a version 0 transaction of that account, the given signature, no fee fields, nonce 0, and as hash the
+ * version 0 INVOKE hash (`h('invoke', 0, address, selector, h(calldata), max_fee 0, chain id)`, Pedersen on elements).
+ */
+function metaTxV0Info(tx: TxInfo, address: bigint, sel: bigint, calldata: bigint[], signature: bigint[]): TxInfo {
+  const hash = pedersenOnElements([INVOKE_PREFIX, 0n, address, sel, pedersenOnElements(calldata), 0n, tx.chainId]);
+  return {
+    hash,
+    version: 0n,
+    account: address,
+    nonce: 0n,
+    signature,
+    chainId: tx.chainId,
+    maxFee: 0n,
+    tip: 0n,
+    paymasterData: [],
+    nonceDA: 'L1',
+    feeDA: 'L1',
+    accountDeploymentData: [],
+  };
+}
+
 function executionInfo(env: ExecEnv, self: bigint, caller: bigint, sel: bigint): ExecutionInfoOptions {
   const t = env.tx;
   const info: ExecutionInfoOptions = {
@@ -232,6 +259,12 @@ function makeHost(env: ExecEnv, self: bigint, caller: bigint, sel: bigint, depth
     },
     getClassHashAt: (address) => env.state.getClassHashAt(address) ?? 0n,
     sendMessageToL1: (to, payload) => sendMessage(env, self, to, payload),
+    // Only `__execute__` may be called so ('Invalid argument' otherwise); the caller is 0.
+    metaTxV0: (address, sel, calldata, signature) => {
+      if (sel !== EXECUTE_SELECTOR) fail('Invalid argument');
+      const tx = metaTxV0Info(env.tx, address, sel, calldata, signature);
+      return nested(env, (child) => runEntryPoint({ ...child, tx }, address, sel, calldata, 0n, 'EXTERNAL', depth + 1));
+    },
   };
 }
 
