@@ -60,6 +60,18 @@ export interface UpstreamPolicy {
    * `eth_chainId: 500`). Methods not listed keep the upstream's timeout.
    */
   readonly methodTimeoutsMs: Readonly<Record<string, number>>;
+  /**
+   * The share of reads (0 to 0.5) sent to an upstream that is neither the preferred one nor open
+   * nor behind it, so every upstream's scores stay fresh (default 0.02).
+   */
+  readonly exploreShare: number;
+  /** How long a method an upstream answered -32601 for is routed around it before it is asked again. */
+  readonly capabilityTtlMs: number;
+  /**
+   * Partners (paid providers) are probed this rarely while the primaries are fine; while every
+   * primary is failing, at every probe round.
+   */
+  readonly partnerProbeIntervalMs: number;
 }
 
 /** The IPFS family: one Kubo-compatible upstream behind /api/v0. */

@@ -92,6 +92,30 @@ describe('validateConfig', () => {
     ).toBe('0x534e5f5345504f4c4941');
   });
 
+  it('reads the upstream policy with its defaults and names a bad field', () => {
+    expect(validateConfig({ networks: [net()] }).networks[0]!.policy).toEqual({
+      probeIntervalMs: 2_000,
+      retries: 2,
+      hedge: true,
+      breakerFailures: 5,
+      breakerOpenMs: 1_000,
+      methodTimeoutsMs: {},
+      exploreShare: 0.02,
+      capabilityTtlMs: 600_000,
+      partnerProbeIntervalMs: 300_000,
+    });
+    const policy = validateConfig({
+      networks: [net({ policy: { exploreShare: 0, capabilityTtlMs: 5_000, partnerProbeIntervalMs: 60_000 } })],
+    }).networks[0]!.policy;
+    expect(policy).toMatchObject({ exploreShare: 0, capabilityTtlMs: 5_000, partnerProbeIntervalMs: 60_000 });
+    expect(fieldOf({ networks: [net({ policy: { exploreShare: 0.9 } })] })).toBe('networks[0].policy.exploreShare');
+    expect(fieldOf({ networks: [net({ policy: { exploreShare: '5%' } })] })).toBe('networks[0].policy.exploreShare');
+    expect(fieldOf({ networks: [net({ policy: { capabilityTtlMs: 10 } })] })).toBe(
+      'networks[0].policy.capabilityTtlMs',
+    );
+    expect(fieldOf({ networks: [net({ policy: { partnerProbeMs: 10 } })] })).toBe('networks[0].policy.partnerProbeMs');
+  });
+
   it('names the bad field', () => {
     expect(fieldOf({ networks: [net({ upstreams: [{ name: 'a', http: 'ftp://x' }] })] })).toBe(
       'networks[0].upstreams[0].http',

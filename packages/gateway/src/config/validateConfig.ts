@@ -245,7 +245,17 @@ function parseCache(raw: unknown, at: string): CacheSettings {
 
 function parsePolicy(raw: unknown, at: string): UpstreamPolicy {
   const p = raw === undefined ? {} : obj(raw, at);
-  allowOnly(p, at, ['probeIntervalMs', 'retries', 'hedge', 'breakerFailures', 'breakerOpenMs', 'methodTimeoutsMs']);
+  allowOnly(p, at, [
+    'probeIntervalMs',
+    'retries',
+    'hedge',
+    'breakerFailures',
+    'breakerOpenMs',
+    'methodTimeoutsMs',
+    'exploreShare',
+    'capabilityTtlMs',
+    'partnerProbeIntervalMs',
+  ]);
   const timeouts = p.methodTimeoutsMs === undefined ? {} : obj(p.methodTimeoutsMs, `${at}.methodTimeoutsMs`);
   const methodTimeoutsMs: Record<string, number> = {};
   for (const [method, ms] of Object.entries(timeouts)) {
@@ -261,7 +271,17 @@ function parsePolicy(raw: unknown, at: string): UpstreamPolicy {
     breakerFailures: int(p.breakerFailures ?? 5, `${at}.breakerFailures`, 1, 1_000),
     breakerOpenMs: int(p.breakerOpenMs ?? 1_000, `${at}.breakerOpenMs`, 10, 600_000),
     methodTimeoutsMs,
+    exploreShare: share(p.exploreShare ?? 0.02, `${at}.exploreShare`, 0.5),
+    capabilityTtlMs: int(p.capabilityTtlMs ?? 600_000, `${at}.capabilityTtlMs`, 1_000, 86_400_000),
+    partnerProbeIntervalMs: int(p.partnerProbeIntervalMs ?? 300_000, `${at}.partnerProbeIntervalMs`, 1_000, 86_400_000),
   };
+}
+
+function share(v: unknown, at: string, max: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > max) {
+    throw new ConfigError(at, `must be a number from 0 to ${max}`);
+  }
+  return v;
 }
 
 function parseIpfs(raw: unknown, at: string): IpfsSettings {

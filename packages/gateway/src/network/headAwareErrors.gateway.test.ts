@@ -57,8 +57,8 @@ beforeAll(async () => {
             { name: 'behind', http: fLo.url },
             { name: 'ahead', http: fHi.url },
           ],
-          // no hedging: the counts below are exact
-          policy: { probeIntervalMs: 500, hedge: false, breakerFailures: 3 },
+          // no hedging nor exploration: the counts below are exact
+          policy: { probeIntervalMs: 500, hedge: false, breakerFailures: 3, exploreShare: 0 },
         },
       ],
     }),

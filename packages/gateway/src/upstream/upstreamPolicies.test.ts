@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { classifyUpstreamError } from './classifyUpstreamError.js';
 import { createCircuitBreaker } from './createCircuitBreaker.js';
+import { ethMethods } from '../families/eth/ethMethods.js';
+import { starknetMethods } from '../families/starknet/starknetMethods.js';
+import { RawJson } from '../jsonrpc/RawJson.js';
+import { createLearnedCapabilities } from './createLearnedCapabilities.js';
 import { createUpstreamStats } from './createUpstreamStats.js';
+import { headOfAnswer } from './headOfAnswer.js';
 import { requestedBlock } from './requestedBlock.js';
+import { scoreClassOf } from './scoreClassOf.js';
 import { UpstreamTransportError } from './UpstreamTransportError.js';
 
 describe('classifyUpstreamError', () => {
@@ -151,7 +157,7 @@ describe('createUpstreamStats', () => {
       fast.record(i < 95 ? 2 : 40, true);
       slow.record(20, true);
     }
-    expect(fast.score()).toBeLessThan(slow.score());
+    expect(fast.score(0)).toBeLessThan(slow.score(0));
     expect(fast.p95Ms()).toBe(40);
     const steady = createUpstreamStats();
     const failing = createUpstreamStats();
@@ -159,9 +165,70 @@ describe('createUpstreamStats', () => {
       steady.record(2, true);
       failing.record(2, i % 2 === 0);
     }
-    expect(failing.score()).toBeGreaterThan(steady.score() * 5);
-    fast.setLag(10);
-    expect(fast.score()).toBeGreaterThan(slow.score());
+    expect(failing.score(0)).toBeGreaterThan(steady.score(0) * 5);
+    expect(fast.score(10)).toBeGreaterThan(slow.score(0));
+  });
+
+  it('hears outcomes without latencies (probes), and forgets errors when the upstream recovered', () => {
+    const s = createUpstreamStats();
+    for (let i = 0; i < 30; i++) s.recordOutcome(false);
+    expect(s.errorRate()).toBeGreaterThan(0.7);
+    expect(s.ewmaMs()).toBeUndefined();
+    expect(s.samples()).toBe(0);
+    for (let i = 0; i < 10; i++) s.recordOutcome(true);
+    const after = s.errorRate();
+    expect(after).toBeLessThan(0.6);
+    s.forgiveErrors();
+    expect(s.errorRate()).toBe(0);
+  });
+});
+
+describe('scoreClassOf', () => {
+  it('classes methods by their table row: writes, heavy reads by credit cost, light reads', () => {
+    expect(scoreClassOf(ethMethods.eth_getLogs)).toBe('heavy');
+    expect(scoreClassOf(ethMethods.eth_getBlockReceipts)).toBe('heavy');
+    expect(scoreClassOf(ethMethods.eth_estimateGas)).toBe('heavy');
+    expect(scoreClassOf(ethMethods.eth_blockNumber)).toBe('light');
+    expect(scoreClassOf(ethMethods.eth_call)).toBe('light');
+    expect(scoreClassOf(ethMethods.eth_getProof)).toBe('light');
+    expect(scoreClassOf(ethMethods.eth_sendRawTransaction)).toBe('write');
+    expect(scoreClassOf(starknetMethods.getEvents)).toBe('heavy');
+    expect(scoreClassOf(starknetMethods.traceBlockTransactions)).toBe('heavy');
+    expect(scoreClassOf(starknetMethods.getNonce)).toBe('light');
+    expect(scoreClassOf(starknetMethods.addInvokeTransaction)).toBe('write');
+  });
+});
+
+describe('createLearnedCapabilities', () => {
+  it('remembers a missing method for its time to live, and forgets everything on a recovery', () => {
+    const caps = createLearnedCapabilities(1_000);
+    caps.learnLacks('trace_block', 0);
+    caps.learnLacks('debug_traceCall', 500);
+    expect(caps.lacks('trace_block', 999)).toBe(true);
+    expect(caps.lacked(999)).toEqual(['debug_traceCall', 'trace_block']);
+    // expired: asked again
+    expect(caps.lacks('trace_block', 1_000)).toBe(false);
+    expect(caps.lacked(1_000)).toEqual(['debug_traceCall']);
+    caps.forget();
+    expect(caps.lacks('debug_traceCall', 1_000)).toBe(false);
+  });
+});
+
+describe('headOfAnswer', () => {
+  it('reads the head that an answer shows a client, raw text included', () => {
+    expect(headOfAnswer('eth_blockNumber', [], '0x1f')).toBe(31);
+    expect(headOfAnswer('eth_blockNumber', [], new RawJson('"0x20"'))).toBe(32);
+    const block = new RawJson(
+      '{"hash":"0x11","number":"0x21","transactions":[{"blockNumber":"0x99","number":"0x5"}],"timestamp":"0x1"}',
+    );
+    expect(headOfAnswer('eth_getBlockByNumber', ['latest', false], block)).toBe(33);
+    expect(headOfAnswer('eth_getBlockByNumber', ['latest', false], { number: '0x22' })).toBe(34);
+    // a block asked by number shows no head; other methods neither
+    expect(headOfAnswer('eth_getBlockByNumber', ['0x5', false], { number: '0x5' })).toBeUndefined();
+    expect(headOfAnswer('eth_getBalance', ['0x1', 'latest'], '0x5')).toBeUndefined();
+    expect(headOfAnswer('starknet_blockNumber', {}, 12)).toBe(12);
+    expect(headOfAnswer('starknet_blockHashAndNumber', {}, { block_hash: '0x1', block_number: 13 })).toBe(13);
+    expect(headOfAnswer('eth_blockNumber', [], null)).toBeUndefined();
   });
 });
 
