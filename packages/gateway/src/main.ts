@@ -34,11 +34,9 @@ import { startMetricsListener } from './metrics/startMetricsListener.js';
 import { subscriptionCollectors } from './metrics/subscriptionCollectors.js';
 import { upstreamCollectors } from './metrics/upstreamCollectors.js';
 import { cacheCollectors } from './metrics/cacheCollectors.js';
-import { createHeadTracker, type HeadTracker } from './cache/createHeadTracker.js';
-import { starknetBlockReader } from './cache/starknetBlockReader.js';
-import { createMemoryCache } from './cache/createMemoryCache.js';
-import { createRedisCache } from './cache/createRedisCache.js';
-import { type CacheStage, createCacheStage } from './pipeline/stages/createCacheStage.js';
+import type { HeadTap } from './cache/createHeadTap.js';
+import { startResponseCache } from './cache/startResponseCache.js';
+import type { CacheStage } from './pipeline/stages/createCacheStage.js';
 import { createNetwork, type Network } from './network/createNetwork.js';
 import { createRequestPath } from './pipeline/requestPath.js';
 import {
@@ -181,36 +179,15 @@ export async function startGateway(
 
     // the finality-aware response cache, with a head tracker per Ethereum and Starknet network
     let cacheStage: CacheStage | undefined;
+    let headTap: HeadTap | undefined;
     if (config.cache.enabled) {
-      const store =
-        config.cache.kind === 'redis' && redis
-          ? createRedisCache({ redis, prefix })
-          : createMemoryCache({ maxBytes: config.cache.maxBytes });
-      const heads = new Map<string, HeadTracker>();
-      for (const n of networks) {
-        if (n.settings.family !== 'eth' && n.settings.family !== 'starknet') continue;
-        heads.set(
-          n.settings.name,
-          createHeadTracker(n, {
-            ...(n.settings.family === 'starknet' ? { read: starknetBlockReader(n) } : {}),
-            intervalMs: config.cache.headPollMs,
-            onReorg: (gone) => {
-              for (const hash of gone) void store.dropTag(`blk:${hash.toLowerCase()}`).catch(() => undefined);
-            },
-            onHead: (_head, previous) => {
-              if (previous) void store.dropTag(`head:${previous.hash}`).catch(() => undefined);
-            },
-          }),
-        );
-      }
-      cleanups.push(async () => {
-        for (const t of heads.values()) t.close();
-        await store.close();
-      });
-      cacheStage = createCacheStage(store, heads);
-      if (metrics) for (const c of cacheCollectors(store)) metrics.addCollector(c);
+      const cache = startResponseCache(config.cache, networks, redis, prefix);
+      cleanups.push(() => cache.close());
+      cacheStage = cache.stage;
+      headTap = cache.headTap;
+      if (metrics) for (const c of cacheCollectors(cache.store)) metrics.addCollector(c);
       progress(
-        `cache: ${config.cache.kind === 'redis' ? 'Redis (shared)' : `in memory, at most ${Math.round(config.cache.maxBytes / 1048576)} MiB`}`,
+        `cache: ${config.cache.kind === 'redis' ? 'Redis (shared)' : 'in memory'}, at most ${Math.round(config.cache.maxBytes / 1048576)} MiB`,
       );
     }
     const path = createRequestPath({ keys, limiter, gate, usage, maxBatch: config.limits.maxBatch, cache: cacheStage });
@@ -236,7 +213,7 @@ export async function startGateway(
           log,
         })
       : undefined;
-    const subscriptions = createSubscriptions({ log, timings: options.subscriptionTimings });
+    const subscriptions = createSubscriptions({ log, timings: options.subscriptionTimings, heads: headTap });
     if (metrics) for (const c of subscriptionCollectors(subscriptions)) metrics.addCollector(c);
     const app = await buildApp(config, {
       networks,

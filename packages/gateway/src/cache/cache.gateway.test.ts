@@ -7,6 +7,7 @@ import { startAnvil } from '../embedded/startAnvil.js';
 import { type RunningGateway, startGateway } from '../main.js';
 import { postJson, rpc } from '../test-support/startTestGateway.js';
 import { createTestKey } from '../test-support/testKeys.js';
+import { askAll, type Probe, queryDuringReorg } from './queryDuringReorg.js';
 
 // The finality-aware cache through a real gateway over a real anvil: a production network and a
 // dev network on the same chain, the head read every 50 ms.
@@ -103,33 +104,47 @@ describe('the finality-aware cache through the gateway', () => {
     }
   });
 
-  it('a recent block is dropped from the cache when a reorg replaces it, and the new one is served', async () => {
+  it('a reorg on the node with no WebSocket client: never served stale later than the next head poll', async () => {
+    // nothing holds the upstream's newHeads here: the gateway learns of the reorg by its poll
+    // (every 50 ms); readers query blocks by number and hash all along (queryDuringReorg)
     const snapshot = (await rpc(anvil.http, 'evm_snapshot')).result;
+    await rpc(anvil.http, 'evm_mine', []);
+    await rpc(anvil.http, 'evm_mine', []);
     const head = Number.parseInt((await rpc(anvil.http, 'eth_blockNumber')).result, 16);
-    await rpc(anvil.http, 'evm_mine', []);
-    await rpc(anvil.http, 'evm_mine', []);
-    const n = head + 1; // above finalized: kept under its block hash
-    const before = (await rpc(anvil.http, 'eth_getBlockByNumber', [hex(n), false])).result;
+    const probes: Probe[] = [];
+    for (let n = head - 2; n <= head; n++) {
+      const block = (await rpc(anvil.http, 'eth_getBlockByNumber', [hex(n), false])).result;
+      probes.push({ method: 'eth_getBlockByNumber', params: [hex(n), false] });
+      probes.push({ method: 'eth_getBlockByHash', params: [block.hash, false] });
+    }
     await eventually(async () => {
-      await call(mainUrl, 'eth_getBlockByNumber', [hex(n), false]);
-      expect(await call(mainUrl, 'eth_getBlockByNumber', [hex(n), false])).toMatchObject({
-        cache: 'HIT',
-        result: { hash: before.hash },
-      });
+      await askAll(mainUrl, probes);
+      for (const p of probes) expect((await call(mainUrl, p.method, p.params)).cache).toBe('HIT');
     });
-    // the chain is reorganised under the gateway (directly on anvil): back to the snapshot, and
-    // three other blocks (other timestamps) in place of the two
-    await rpc(anvil.http, 'evm_revert', [snapshot]);
-    for (let b = 0; b < 3; b++) await rpc(anvil.http, 'evm_mine', [Number.parseInt(before.timestamp, 16) + 1_000 + b]);
-    const after = (await rpc(anvil.http, 'eth_getBlockByNumber', [hex(n), false])).result;
-    expect(after.hash).not.toBe(before.hash);
-    // within a few polls of the head (every 50 ms; slower when the machine is busy)
-    await eventually(async () => {
-      const served = await call(mainUrl, 'eth_getBlockByNumber', [hex(n), false]);
-      expect(served.result.hash).toBe(after.hash);
-    }, 10_000);
-    // and the block by its old hash is no longer served from the cache either
-    const old = await call(mainUrl, 'eth_getBlockByHash', [before.hash, false]);
+    const before = await askAll(anvil.http, probes);
+    const timestamp = Number.parseInt(
+      (await rpc(anvil.http, 'eth_getBlockByNumber', ['latest', false])).result.timestamp,
+      16,
+    );
+    const check = await queryDuringReorg({
+      gatewayUrl: mainUrl,
+      nodeUrl: anvil.http,
+      probes,
+      before,
+      graceMs: 1_000,
+      afterMs: 1_500,
+      // back to the snapshot, and three other blocks (other timestamps) in place of the two
+      act: async () => {
+        await rpc(anvil.http, 'evm_revert', [snapshot]);
+        for (let b = 0; b < 3; b++) await rpc(anvil.http, 'evm_mine', [timestamp + 1_000 + b]);
+      },
+    });
+    expect(check.changed).toBeGreaterThanOrEqual(4);
+    expect(check.hitsBefore).toBeGreaterThan(10);
+    expect(check.stale).toEqual([]);
+    console.log(`reorg found by polling: last old answer ${check.lastOldAfterMs?.toFixed(0) ?? 'none'} ms after it`);
+    // and the block by its old hash is no longer served from the cache
+    const old = await call(mainUrl, 'eth_getBlockByHash', probes.at(-1)!.params);
     expect(old.cache).toBe('MISS');
   });
 

@@ -5,7 +5,9 @@ import { ethFamily } from '../families/eth/ethFamily.js';
 import { createNetwork, type Network } from '../network/createNetwork.js';
 import { rpc } from '../test-support/startTestGateway.js';
 import { createHttpUpstream } from '../upstream/createHttpUpstream.js';
-import { createHeadTracker, type HeadTracker } from './createHeadTracker.js';
+import type { ReadBlock } from './BlockReader.js';
+import { createHeadTracker, type HeadListener, type HeadTracker } from './createHeadTracker.js';
+import { ethBlockReader } from './ethBlockReader.js';
 
 // The head tracker on a real anvil, polled by hand (refresh) so each test decides what it sees.
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
@@ -79,5 +81,105 @@ describe('createHeadTracker', () => {
     expect(replaced).toEqual(expect.arrayContaining(gone));
     expect(tracker.latest()?.number).toBe(top - 2);
     expect(tracker.hashAt(top)).toBeUndefined();
+  });
+});
+
+describe('createHeadTracker with announced heads', () => {
+  /** A tracker that polls only when asked, and the listener its source was given. */
+  function announced(read = ethBlockReader(network)) {
+    let listener: HeadListener | undefined;
+    const gone: string[] = [];
+    const t = createHeadTracker(network, {
+      intervalMs: 3_600_000,
+      read,
+      onReorg: (hashes) => gone.push(...hashes),
+      onHead: () => undefined,
+      watch: (l) => {
+        listener = l;
+        return { close: () => undefined };
+      },
+    });
+    return { t, gone, announce: () => listener! };
+  }
+  const asRead = (b: any): ReadBlock => ({
+    number: Number.parseInt(b.number, 16),
+    hash: b.hash.toLowerCase(),
+    parentHash: b.parentHash.toLowerCase(),
+  });
+
+  it('applies an announced head at once, and a replaced height is a reorg before any poll', async () => {
+    const { t, gone, announce } = announced();
+    await t.refresh();
+    const snapshot = (await rpc(anvil.http, 'evm_snapshot')).result;
+    await rpc(anvil.http, 'evm_mine', []);
+    const n = await head();
+    const old = await blockAt(n);
+    announce().head(asRead(old));
+    expect(t.latest()).toEqual({ number: n, hash: old.hash });
+    await rpc(anvil.http, 'evm_revert', [snapshot]);
+    await rpc(anvil.http, 'evm_mine', [Number.parseInt(old.timestamp, 16) + 500]);
+    const replacement = await blockAt(n);
+    announce().head(asRead(replacement));
+    expect(gone).toEqual([old.hash]);
+    expect(t.wasReplaced(old.hash)).toBe(true);
+    expect(t.hashAt(n)).toBe(replacement.hash);
+    expect(t.reorgs()).toBe(1);
+    t.close();
+  });
+
+  it('a poll that was on its way while a head was announced does not apply its older head', async () => {
+    let hold: (() => void) | undefined;
+    const real = ethBlockReader(network);
+    const { t, gone, announce } = announced(async (at) => {
+      const b = await real(at);
+      if (at === 'latest' && hold === undefined) await new Promise<void>((r) => (hold = r));
+      return b;
+    });
+    // the first poll read the head and waits; meanwhile a newer head is announced
+    await new Promise((r) => setTimeout(r, 100));
+    await rpc(anvil.http, 'evm_mine', []);
+    const n = await head();
+    announce().head(asRead(await blockAt(n)));
+    hold!();
+    await t.refresh();
+    expect(t.latest()?.number).toBe(n);
+    expect(gone).toEqual([]);
+    t.close();
+  });
+
+  it('refresh() while a poll is on its way reads the chain again after it', async () => {
+    let reads = 0;
+    const real = ethBlockReader(network);
+    const { t } = announced(async (at) => {
+      if (at === 'latest') reads++;
+      return real(at);
+    });
+    await t.refresh();
+    const before = reads;
+    const first = t.refresh();
+    await rpc(anvil.http, 'evm_mine', []);
+    // this one must see the block mined after the first poll started
+    await t.refresh();
+    await first;
+    expect(reads).toBe(before + 2);
+    expect(t.latest()?.number).toBe(await head());
+    t.close();
+  });
+
+  it('a Starknet-style reorg notice replaces every known height from it on', async () => {
+    const { t, gone, announce } = announced();
+    await t.refresh();
+    const n = await head();
+    const top = t.hashAt(n)!;
+    const below = t.hashAt(n - 1)!;
+    announce().replacedFrom(n);
+    expect(gone).toEqual([top]);
+    expect(t.wasReplaced(top)).toBe(true);
+    expect(t.hashAt(n)).toBeUndefined();
+    expect(t.latest()).toEqual({ number: n - 1, hash: below });
+    // the chain itself did not change: the next read puts the heights back
+    await t.refresh();
+    expect(t.hashAt(n)).toBe(top);
+    t.close();
   });
 });

@@ -1,26 +1,49 @@
-import type { CacheEntryOptions, CacheStats, ResponseCache } from './ResponseCache.js';
+import type { BlockRef, CachedEntry, CacheEntryOptions, CacheStats, ResponseCache } from './ResponseCache.js';
 
-interface Entry {
-  readonly value: string;
+interface Entry extends CachedEntry {
   readonly bytes: number;
   readonly expires: number;
   readonly tag: string | undefined;
 }
 
-/** Bytes an entry holds: its key and value as UTF-16 strings, plus the map and index slots. */
-const sizeOf = (key: string, value: string) => (key.length + value.length) * 2 + 96;
+/**
+ * What the cache counts against its bound, in bytes. Strings as UTF-16 (two bytes a character,
+ * more than V8 uses for ASCII); the fixed parts were measured with `bench/support/cacheSoak.ts`
+ * (heap after GC against this count) and rounded up.
+ */
+export const MEMORY_CACHE_COSTS = {
+  /** An entry: its Map slot, the entry object and its block reference. */
+  entry: 160,
+  /** A tag: its Map slot and its Set. */
+  tag: 200,
+  /** One entry's membership in its tag's Set. */
+  member: 40,
+} as const;
+
+const strBytes = (s: string) => s.length * 2;
+const entryBytes = (key: string, value: string, tag: string | undefined, block: BlockRef | undefined) =>
+  strBytes(key) +
+  strBytes(value) +
+  MEMORY_CACHE_COSTS.entry +
+  (block === undefined ? 0 : strBytes(block.hash)) +
+  (tag === undefined ? 0 : MEMORY_CACHE_COSTS.member);
+const tagBytes = (tag: string) => strBytes(tag) + MEMORY_CACHE_COSTS.tag;
 
 /**
- * The in-process cache: at most `maxBytes` (key and value as the engine stores them, plus a fixed
- * overhead per entry), least recently used out first; entries expire after their TTL; a tag index
- * drops every entry of a replaced block at once. Every operation is O(1) but `dropTag` (O(entries
- * of the tag)).
+ * The in-process cache: at most `maxBytes` in all (keys and values as the engine stores them, a
+ * fixed overhead per entry, and the tag index: each tag and each entry's place in it), least
+ * recently used out first; entries expire after their TTL (`Infinity`: never); a tag index drops
+ * every entry of a replaced block at once. Every operation is O(1) but `dropTag` (O(entries of
+ * the tag)). `get` hands back the stored entry itself (no copy).
  *
  * @example
  * const cache = createMemoryCache({ maxBytes: 64 * 1024 * 1024 });
- * await cache.set('mainnet|eth_chainId|[]', '"0x1"', { ttlMs: 3_600_000 });
+ * await cache.set('mainnet|eth_chainId|[]', '"0x1"', { ttlMs: Infinity });
  */
-export function createMemoryCache(options: { maxBytes: number; now?: () => number }): ResponseCache {
+export function createMemoryCache(options: { maxBytes: number; now?: () => number }): ResponseCache & {
+  /** `get` without the promise (the cache stage's fast path). */
+  peek(key: string): CachedEntry | undefined;
+} {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const tags = new Map<string, Set<string>>();
@@ -29,53 +52,74 @@ export function createMemoryCache(options: { maxBytes: number; now?: () => numbe
   let misses = 0;
   let evictions = 0;
 
+  const untag = (key: string, tag: string) => {
+    const set = tags.get(tag);
+    if (set === undefined) return;
+    set.delete(key);
+    if (set.size === 0) {
+      tags.delete(tag);
+      bytes -= tagBytes(tag);
+    }
+  };
   const remove = (key: string, entry: Entry) => {
     entries.delete(key);
     bytes -= entry.bytes;
-    if (entry.tag !== undefined) {
-      const set = tags.get(entry.tag);
-      set?.delete(key);
-      if (set?.size === 0) tags.delete(entry.tag);
+    if (entry.tag !== undefined) untag(key, entry.tag);
+  };
+  const peek = (key: string): CachedEntry | undefined => {
+    const entry = entries.get(key);
+    if (entry === undefined) {
+      misses += 1;
+      return undefined;
     }
+    if (entry.expires <= now()) {
+      remove(key, entry);
+      misses += 1;
+      return undefined;
+    }
+    // most recently used last
+    entries.delete(key);
+    entries.set(key, entry);
+    hits += 1;
+    return entry;
   };
 
   return {
+    peek,
     async get(key) {
-      const entry = entries.get(key);
-      if (entry === undefined) {
-        misses += 1;
-        return undefined;
-      }
-      if (entry.expires <= now()) {
-        remove(key, entry);
-        misses += 1;
-        return undefined;
-      }
-      // most recently used last
-      entries.delete(key);
-      entries.set(key, entry);
-      hits += 1;
-      return entry.value;
+      return peek(key);
     },
     async set(key, value, opts: CacheEntryOptions) {
-      const size = sizeOf(key, value);
-      if (size > options.maxBytes) return;
+      const tag = opts.tag;
+      const size = entryBytes(key, value, tag, opts.block);
       const old = entries.get(key);
       if (old !== undefined) remove(key, old);
-      const entry: Entry = { value, bytes: size, expires: now() + opts.ttlMs, tag: opts.tag };
+      const needed = size + (tag !== undefined && !tags.has(tag) ? tagBytes(tag) : 0);
+      if (needed > options.maxBytes) return;
+      const entry: Entry = {
+        value,
+        block: opts.block,
+        generation: opts.generation ?? 0,
+        bytes: size,
+        expires: opts.ttlMs === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : now() + opts.ttlMs,
+        tag,
+      };
       entries.set(key, entry);
       bytes += size;
-      if (opts.tag !== undefined) {
-        let set = tags.get(opts.tag);
+      if (tag !== undefined) {
+        let set = tags.get(tag);
         if (!set) {
           set = new Set();
-          tags.set(opts.tag, set);
+          tags.set(tag, set);
+          bytes += tagBytes(tag);
         }
         set.add(key);
       }
+      // least recently used out (within this call: nobody sees the cache above its bound); the new
+      // entry is the most recent and fits alone, so it stays
       while (bytes > options.maxBytes) {
         const oldest = entries.keys().next();
-        if (oldest.done) break;
+        if (oldest.done || oldest.value === key) break;
         remove(oldest.value, entries.get(oldest.value)!);
         evictions += 1;
       }
@@ -91,10 +135,13 @@ export function createMemoryCache(options: { maxBytes: number; now?: () => numbe
           n += 1;
         }
       }
-      tags.delete(tag);
+      // removing its last entry removed the tag (and its bytes)
       return n;
     },
     stats: (): CacheStats => ({ entries: entries.size, bytes, hits, misses, evictions }),
+    async size() {
+      return { entries: entries.size, bytes };
+    },
     async close() {
       entries.clear();
       tags.clear();

@@ -1,54 +1,167 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { CacheStats, ResponseCache } from './ResponseCache.js';
+import type { CachedEntry, CacheStats, ResponseCache } from './ResponseCache.js';
 
 /**
- * The cache shared by every gateway instance, in Redis: each entry is a string key
- * (`<prefix>cache:<sha1 of the cache key>`) with its TTL (`PX`), so Redis forgets it on its
- * own; a tag is a set of the entry keys that depend on it (`<prefix>cachetag:<tag>`, with the
- * longest TTL of its entries), and dropping it deletes them. The bound is the TTLs (every entry
- * has one; `maxTtlMs` caps them) plus the Redis server's own `maxmemory` policy; `stats()` counts
- * this instance's hits and misses.
+ * What the Redis store counts against its bound, in bytes, besides the bytes of every string it
+ * stores (Lua `string.len`): per entry, the Redis key of its value plus its place in the LRU
+ * sorted set and the size hash (the entry key stored three more times, counted), and per tag its
+ * set. The fixed parts were checked with `MEMORY USAGE` over every key of the store in
+ * `bench/support/cacheSoak.ts` and rounded up.
+ */
+export const REDIS_CACHE_COSTS = { entry: 200, tag: 100 } as const;
+
+const PRELUDE = `
+local p = ARGV[1]
+local meta, lru, total, clock = p..'cachemeta', p..'cachelru', p..'cachebytes', p..'cacheclock'
+local ENTRY, TAG = ${REDIS_CACHE_COSTS.entry}, ${REDIS_CACHE_COSTS.tag}
+local function tagKey(t) return p..'cachetag:'..t end
+local function tagCost(t) return string.len(tagKey(t)) + TAG end
+-- removes an entry and everything counted for it; 1 when its value was still there
+local function forget(m)
+  local info = redis.call('HGET', meta, m)
+  if not info then return redis.call('DEL', m) end
+  local sep = string.find(info, '|', 1, true)
+  local size, t = tonumber(string.sub(info, 1, sep - 1)), string.sub(info, sep + 1)
+  redis.call('HDEL', meta, m)
+  redis.call('ZREM', lru, m)
+  local gone = redis.call('DEL', m)
+  redis.call('DECRBY', total, size)
+  if t ~= '' then
+    local tk = tagKey(t)
+    redis.call('SREM', tk, m)
+    if redis.call('SCARD', tk) == 0 then redis.call('DECRBY', total, tagCost(t)) end
+  end
+  return gone
+end
+`;
+
+// ARGV: prefix, entry key, value, ttl ms (0: none), tag ('' none), max bytes -> entries evicted, -1 too large
+const SET_LUA = `${PRELUDE}
+local k, v, ttl, tag, max = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6])
+forget(k)
+local cost = string.len(v) + 4 * string.len(k) + ENTRY
+if tag ~= '' then cost = cost + string.len(k) end
+local newTag = tag ~= '' and redis.call('EXISTS', tagKey(tag)) == 0
+local need = cost
+if newTag then need = need + tagCost(tag) end
+if need > max then return -1 end
+if ttl > 0 then redis.call('SET', k, v, 'PX', ttl) else redis.call('SET', k, v) end
+redis.call('HSET', meta, k, cost..'|'..tag)
+redis.call('ZADD', lru, redis.call('INCR', clock), k)
+local bytes = redis.call('INCRBY', total, need)
+if tag ~= '' then redis.call('SADD', tagKey(tag), k) end
+local evicted = 0
+while bytes > max do
+  local oldest = redis.call('ZRANGE', lru, 0, 0)[1]
+  if not oldest or oldest == k then break end
+  forget(oldest)
+  evicted = evicted + 1
+  bytes = tonumber(redis.call('GET', total))
+end
+return evicted
+`;
+
+// ARGV: prefix, entry key -> the value or false; a hit becomes the most recently used
+const GET_LUA = `${PRELUDE}
+local k = ARGV[2]
+local v = redis.call('GET', k)
+if v then
+  redis.call('ZADD', lru, 'XX', redis.call('INCR', clock), k)
+  return v
+end
+-- expired: what was counted for it goes too
+if redis.call('HEXISTS', meta, k) == 1 then forget(k) end
+return false
+`;
+
+// ARGV: prefix, tag -> entries dropped
+const DROP_LUA = `${PRELUDE}
+local n = 0
+for _, m in ipairs(redis.call('SMEMBERS', tagKey(ARGV[2]))) do n = n + forget(m) end
+return n
+`;
+
+interface CacheCommands {
+  nodegateCacheSet(...args: string[]): Promise<number>;
+  nodegateCacheGet(...args: string[]): Promise<string | null>;
+  nodegateCacheDrop(...args: string[]): Promise<number>;
+}
+
+/** `generation|number|hash|value`: the entry's metadata rides in front of its value. */
+const encode = (value: string, generation: number, number: number | undefined, hash: string | undefined) =>
+  `${generation}|${number ?? ''}|${hash ?? ''}|${value}`;
+
+function decode(text: string): CachedEntry | undefined {
+  const a = text.indexOf('|');
+  const b = text.indexOf('|', a + 1);
+  const c = text.indexOf('|', b + 1);
+  if (a < 0 || b < 0 || c < 0) return undefined;
+  const number = b > a + 1 ? Number(text.slice(a + 1, b)) : undefined;
+  const hash = c > b + 1 ? text.slice(b + 1, c) : undefined;
+  return {
+    value: text.slice(c + 1),
+    generation: Number(text.slice(0, a)),
+    block: hash === undefined ? undefined : { number, hash },
+  };
+}
+
+/**
+ * The cache shared by every gateway instance, in Redis, bounded by our own accounting (not the
+ * server's `maxmemory`, which would also evict the limiter's keys sharing the server): each entry
+ * is a string key (`<prefix>cache:<sha1 of the cache key>`, with its TTL when it has one), its
+ * place in an LRU sorted set (`<prefix>cachelru`, ordered by a shared clock) and its counted size
+ * in a hash (`<prefix>cachemeta`); a tag is a set of the entry keys that depend on it
+ * (`<prefix>cachetag:<tag>`). `<prefix>cachebytes` is the total of everything counted (see
+ * {@link REDIS_CACHE_COSTS}); a set that takes it above `maxBytes` evicts the least recently
+ * used entries first, in the same Lua script, so the bound holds across instances. An entry
+ * that expired is uncounted when it is next read or evicted. `stats()` counts this instance's
+ * hits, misses and evictions.
  *
  * @example
- * const cache = createRedisCache({ redis, prefix: 'nodegate:' });
+ * const cache = createRedisCache({ redis, prefix: 'nodegate:', maxBytes: 64 * 1024 * 1024 });
  */
-export function createRedisCache(options: { redis: Redis; prefix: string; maxTtlMs?: number }): ResponseCache {
-  const { redis, prefix } = options;
-  const maxTtl = options.maxTtlMs ?? 24 * 3_600_000;
+export function createRedisCache(options: { redis: Redis; prefix: string; maxBytes: number }): ResponseCache {
+  const { redis, prefix, maxBytes } = options;
+  const r = redis as Redis & CacheCommands;
+  if (typeof r.nodegateCacheSet !== 'function') {
+    redis.defineCommand('nodegateCacheSet', { numberOfKeys: 0, lua: SET_LUA });
+    redis.defineCommand('nodegateCacheGet', { numberOfKeys: 0, lua: GET_LUA });
+    redis.defineCommand('nodegateCacheDrop', { numberOfKeys: 0, lua: DROP_LUA });
+  }
   const entryKey = (key: string) => `${prefix}cache:${createHash('sha1').update(key).digest('base64url')}`;
-  const tagKey = (tag: string) => `${prefix}cachetag:${tag}`;
   let hits = 0;
   let misses = 0;
+  let evictions = 0;
   return {
     async get(key) {
-      const value = await redis.get(entryKey(key));
-      if (value === null) {
-        misses += 1;
-        return undefined;
-      }
-      hits += 1;
-      return value;
+      const text = await r.nodegateCacheGet(prefix, entryKey(key));
+      const entry = text === null ? undefined : decode(text);
+      if (entry === undefined) misses += 1;
+      else hits += 1;
+      return entry;
     },
     async set(key, value, opts) {
-      const ttl = Math.max(1, Math.min(opts.ttlMs, maxTtl));
-      const k = entryKey(key);
-      const multi = redis.multi().set(k, value, 'PX', ttl);
-      if (opts.tag !== undefined) {
-        const t = tagKey(opts.tag);
-        multi.sadd(t, k).pexpire(t, ttl, 'GT').pexpire(t, ttl, 'NX');
-      }
-      await multi.exec();
+      const ttl = opts.ttlMs === Number.POSITIVE_INFINITY ? 0 : Math.max(1, Math.round(opts.ttlMs));
+      const text = encode(value, opts.generation ?? 0, opts.block?.number, opts.block?.hash);
+      const evicted = await r.nodegateCacheSet(
+        prefix,
+        entryKey(key),
+        text,
+        String(ttl),
+        opts.tag ?? '',
+        String(maxBytes),
+      );
+      if (evicted > 0) evictions += evicted;
     },
     async dropTag(tag) {
-      const t = tagKey(tag);
-      const members = await redis.smembers(t);
-      if (members.length === 0) return 0;
-      const removed = await redis.del(...members);
-      await redis.del(t);
-      return removed;
+      return r.nodegateCacheDrop(prefix, tag);
     },
-    stats: (): CacheStats => ({ entries: 0, bytes: 0, hits, misses, evictions: 0 }),
+    stats: (): CacheStats => ({ entries: 0, bytes: 0, hits, misses, evictions }),
+    async size() {
+      const [bytes, entries] = await Promise.all([redis.get(`${prefix}cachebytes`), redis.zcard(`${prefix}cachelru`)]);
+      return { entries, bytes: Number(bytes ?? 0) };
+    },
     async close() {},
   };
 }

@@ -4,7 +4,8 @@ import type { BlockReader } from './BlockReader.js';
 
 /**
  * The head tracker's block reader for an Ethereum network: `eth_getBlockByNumber` with `latest`,
- * `finalized` or the height in hex, through the network's upstreams, 2 s at most per call.
+ * `finalized` or the height in hex, through the network's upstreams, 2 s at most per call; hashes
+ * in lower case (the spelling of the cache's block tags).
  */
 export function ethBlockReader(network: Network): BlockReader {
   const traits = ethMethods.eth_getBlockByNumber;
@@ -22,8 +23,8 @@ export function ethBlockReader(network: Network): BlockReader {
     if (typeof b.number !== 'string' || typeof b.hash !== 'string') return undefined;
     return {
       number: Number.parseInt(b.number, 16),
-      hash: b.hash,
-      ...(typeof b.parentHash === 'string' ? { parentHash: b.parentHash } : {}),
+      hash: b.hash.toLowerCase(),
+      ...(typeof b.parentHash === 'string' ? { parentHash: b.parentHash.toLowerCase() } : {}),
     };
   };
 }

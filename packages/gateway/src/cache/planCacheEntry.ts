@@ -2,8 +2,12 @@ import type { MethodTraits } from '../families/types.js';
 import type { HeadTracker } from './createHeadTracker.js';
 import type { CacheEntryOptions } from './ResponseCache.js';
 
-/** How long entries live: final ones an hour, ones that a reorg could still replace ten minutes, head ones two seconds. */
-export const TTL = { final: 3_600_000, unfinal: 600_000, head: 2_000 } as const;
+/**
+ * How long entries live: answers that can never change (a Starknet class by its hash) until the
+ * LRU evicts them, final ones an hour, ones that a reorg could still replace ten minutes, head
+ * ones two seconds.
+ */
+export const TTL = { forever: Number.POSITIVE_INFINITY, final: 3_600_000, unfinal: 600_000, head: 2_000 } as const;
 
 /** Whether and how one call may be answered from the cache. */
 export interface CachePlan {
@@ -16,6 +20,12 @@ export interface CachePlan {
 const isHexNumber = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(v);
 const isHash = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v);
 const tagOf = (hash: string) => `blk:${hash.toLowerCase()}`;
+/** Kept under its block's hash: dropped when a reorg replaces it, and served only while it is canonical. */
+const underBlock = (ttlMs: number, hash: string, number?: number): CacheEntryOptions => ({
+  ttlMs,
+  tag: tagOf(hash),
+  block: number === undefined ? { hash: hash.toLowerCase() } : { number, hash: hash.toLowerCase() },
+});
 
 /** Where a by-block call's block parameter is (Ethereum positional params). */
 const BLOCK_PARAM: Readonly<Record<string, number>> = {
@@ -40,8 +50,10 @@ const BLOCK_PARAM: Readonly<Record<string, number>> = {
  * name a block at or below `finalized` (by number, `earliest`, or EIP-1898 `{blockNumber}`), or a
  * recent block by its hash (tagged); `head` calls only on production networks, tagged with the
  * current head (the next head drops them). Calls with `latest`, `pending` or `safe`, null results
- * and errors are never kept. `epoch` is part of the key: dev networks bump it on every write or
- * dev method, so nothing cached survives a change the gateway saw.
+ * and errors are never kept. Every entry that depends on a block carries it (`block`), so the
+ * cache stage serves it only while the head tracker holds that block canonical. On dev networks
+ * even "final" blocks can be reverted: there a final entry carries its block too when the
+ * tracker knows it (and the cache stage keeps entries per generation, bumped by every write).
  */
 export function planCacheEntry(
   network: string,
@@ -49,19 +61,23 @@ export function planCacheEntry(
   params: unknown,
   traits: MethodTraits,
   heads: HeadTracker | undefined,
-  epoch: number,
   dev: boolean,
 ): CachePlan | undefined {
   if (traits.kind !== 'read' || traits.cache === 'never' || heads === undefined) return undefined;
   const list = Array.isArray(params) ? params : [];
-  const key = `${network}|${epoch}|${method}|${JSON.stringify(list)}`;
+  const key = `${network}|${method}|${JSON.stringify(list)}`;
   const finalized = heads.finalized();
+  /** A final block: for good, but on a dev network still under its block when the tracker knows it. */
+  const final = (n: number, hash?: string): CacheEntryOptions => {
+    const known = hash ?? heads.hashAt(n);
+    return dev && known !== undefined ? underBlock(TTL.final, known, n) : { ttlMs: TTL.final };
+  };
   const byNumber = (n: number): CacheEntryOptions | undefined => {
-    if (finalized !== undefined && n <= finalized) return { ttlMs: TTL.final };
+    if (finalized !== undefined && n <= finalized) return final(n);
     const hash = heads.hashAt(n);
     const latest = heads.latest();
     return hash !== undefined && latest !== undefined && n <= latest.number
-      ? { ttlMs: TTL.unfinal, tag: tagOf(hash) }
+      ? underBlock(TTL.unfinal, hash, n)
       : undefined;
   };
   switch (traits.cache) {
@@ -72,15 +88,15 @@ export function planCacheEntry(
         keep: (result) => {
           if (result === null || typeof result !== 'object') {
             // a count or a value by block hash: tied to that block
-            return result !== null && isHash(list[0]) ? { ttlMs: TTL.unfinal, tag: tagOf(list[0]) } : undefined;
+            return result !== null && isHash(list[0]) ? underBlock(TTL.unfinal, list[0]) : undefined;
           }
           const r = result as Record<string, unknown>;
           const number = r.blockNumber ?? r.number;
           const hash = r.blockHash ?? r.hash;
           if (!isHexNumber(number)) return undefined; // pending: not in a block yet
           const n = Number.parseInt(number, 16);
-          if (finalized !== undefined && n <= finalized) return { ttlMs: TTL.final };
-          return isHash(hash) ? { ttlMs: TTL.unfinal, tag: tagOf(hash) } : undefined;
+          if (finalized !== undefined && n <= finalized) return final(n, isHash(hash) ? hash.toLowerCase() : undefined);
+          return isHash(hash) ? underBlock(TTL.unfinal, hash, n) : undefined;
         },
       };
     }
@@ -93,7 +109,7 @@ export function planCacheEntry(
       else if (isHexNumber(b)) decided = byNumber(Number.parseInt(b, 16));
       else if (typeof b === 'object' && b !== null) {
         const o = b as Record<string, unknown>;
-        if (isHash(o.blockHash)) decided = { ttlMs: TTL.unfinal, tag: tagOf(o.blockHash) };
+        if (isHash(o.blockHash)) decided = underBlock(TTL.unfinal, o.blockHash);
         else if (isHexNumber(o.blockNumber)) decided = byNumber(Number.parseInt(o.blockNumber, 16));
       }
       if (decided === undefined) return undefined;
@@ -121,7 +137,8 @@ export function planCacheEntry(
       if (dev || head === undefined) return undefined;
       return {
         key: `${key}|${head.hash}`,
-        keep: (result) => (result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}` }),
+        keep: (result) =>
+          result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}`, block: { ...head } },
       };
     }
     default:

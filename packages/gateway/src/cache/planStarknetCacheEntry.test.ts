@@ -5,14 +5,13 @@ import type { HeadTracker } from './createHeadTracker.js';
 import { TTL } from './planCacheEntry.js';
 import { planStarknetCacheEntry } from './planStarknetCacheEntry.js';
 
-const plan = (name: string, params: unknown, client = `starknet_${name}`, epoch = 0) =>
+const plan = (name: string, params: unknown, client = `starknet_${name}`) =>
   planStarknetCacheEntry(
     'sn',
     client,
     `starknet_${name}`,
     params,
     (starknetMethods as Record<string, MethodTraits>)[name]!,
-    epoch,
   );
 const blockHash = { block_hash: '0x1' };
 
@@ -22,7 +21,11 @@ describe('planStarknetCacheEntry', () => {
     const b = plan('getClass', { class_hash: '0xabc', block_id: 'latest' })!;
     expect(a.key).toBe(b.key);
     expect(a.key).not.toBe(plan('getClass', { block_id: 'latest', class_hash: '0xabd' })!.key);
-    expect(a.keep({ abi: '[]', sierra_program: [] })).toEqual({ ttlMs: TTL.final });
+    // a class hash names its content: kept forever (until the LRU evicts it)
+    expect(a.keep({ abi: '[]', sierra_program: [] })).toEqual({ ttlMs: Number.POSITIVE_INFINITY });
+    expect(plan('getCompiledCasm', { class_hash: '0xabc' })!.keep({ bytecode: [] })).toEqual({
+      ttlMs: Number.POSITIVE_INFINITY,
+    });
     expect(a.keep(null)).toBeUndefined();
     expect(plan('chainId', {})!.keep('0x534e5f5345504f4c4941')).toEqual({ ttlMs: TTL.final });
   });
@@ -56,11 +59,10 @@ describe('planStarknetCacheEntry', () => {
     }
   });
 
-  it('keys the client name and the epoch, never anything else of the request', () => {
+  it('keys the client name, never anything else of the request', () => {
     const p = { block_id: 'latest', class_hash: '0xabc' };
     expect(plan('getClass', p, 'stk_getClass')!.key).not.toBe(plan('getClass', p)!.key);
-    expect(plan('getClass', p, 'starknet_getClass', 1)!.key).not.toBe(plan('getClass', p)!.key);
-    expect(plan('getClass', p)!.key).toBe('sn|0|starknet_getClass|{"block_id":"latest","class_hash":"0xabc"}');
+    expect(plan('getClass', p)!.key).toBe('sn|starknet_getClass|{"block_id":"latest","class_hash":"0xabc"}');
   });
 });
 
@@ -71,6 +73,7 @@ describe('planStarknetCacheEntry with a head tracker', () => {
     latest: () => ({ number: 12, hash: hashes.get(12)! }),
     finalized: () => 10,
     hashAt: (n) => hashes.get(n),
+    wasReplaced: () => false,
     reorgs: () => 0,
     refresh: async () => undefined,
     close: () => undefined,
@@ -82,7 +85,6 @@ describe('planStarknetCacheEntry with a head tracker', () => {
       `starknet_${name}`,
       params,
       (starknetMethods as Record<string, MethodTraits>)[name]!,
-      0,
       heads,
       dev,
     );
@@ -91,7 +93,11 @@ describe('planStarknetCacheEntry with a head tracker', () => {
     const fin = withHeads('getStorageAt', { block_id: { block_number: 10 }, contract_address: '0x1', key: '0x2' })!;
     expect(fin.keep('0x5')).toEqual({ ttlMs: TTL.final });
     const recent = withHeads('getBlockWithTxHashes', { block_id: { block_number: 11 } })!;
-    expect(recent.keep({ block_number: 11, block_hash: '0x0B0B' })).toEqual({ ttlMs: TTL.unfinal, tag: 'blk:0xb0b' });
+    expect(recent.keep({ block_number: 11, block_hash: '0x0B0B' })).toEqual({
+      ttlMs: TTL.unfinal,
+      tag: 'blk:0xb0b',
+      block: { number: 11, hash: '0xb0b' },
+    });
     // the node answered another block at that height (a reorg the tracker has not seen): not kept
     expect(recent.keep({ block_number: 11, block_hash: '0xdead' })).toBeUndefined();
     // past the head: only what the block says of itself (accepted on L1) could keep it
@@ -100,13 +106,17 @@ describe('planStarknetCacheEntry with a head tracker', () => {
     expect(withHeads('getNonce', { block_id: 'latest', contract_address: '0x1' })).toBeUndefined();
     // by hash: tagged with that hash, one spelling
     const byHash = withHeads('getNonce', { block_id: { block_hash: '0x00ABC' }, contract_address: '0x1' })!;
-    expect(byHash.keep('0x1')).toEqual({ ttlMs: TTL.unfinal, tag: 'blk:0xabc' });
+    expect(byHash.keep('0x1')).toEqual({ ttlMs: TTL.unfinal, tag: 'blk:0xabc', block: { hash: '0xabc' } });
   });
 
   it('keeps head calls with the head they saw, on production networks only', () => {
     const head = withHeads('blockNumber', {})!;
     expect(head.key).toContain(hashes.get(12));
-    expect(head.keep(12)).toEqual({ ttlMs: TTL.head, tag: `head:${hashes.get(12)}` });
+    expect(head.keep(12)).toEqual({
+      ttlMs: TTL.head,
+      tag: `head:${hashes.get(12)}`,
+      block: { number: 12, hash: hashes.get(12) },
+    });
     expect(withHeads('blockNumber', {}, true)).toBeUndefined();
   });
 });

@@ -20,12 +20,20 @@ function canonical(value: unknown): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 const FINAL = { ttlMs: TTL.final } as const;
+const FOREVER = { ttlMs: TTL.forever } as const;
 const blockTag = (hash: string) => `blk:${starknetHashTag(hash)}`;
+/** Kept under its block's hash: dropped when a reorg replaces it, and served only while it is canonical. */
+const underBlock = (hash: string, number?: number): CacheEntryOptions => ({
+  ttlMs: TTL.unfinal,
+  tag: blockTag(hash),
+  block: number === undefined ? { hash: starknetHashTag(hash) } : { number, hash: starknetHashTag(hash) },
+});
 
 /**
  * Decides for a Starknet call whether the cache may answer it. Answers that say themselves they
- * cannot change are kept: classes by class hash (`getClass`, `getCompiledCasm`: a class hash names its content, forever
- * once declared; an undeclared class is an error, never kept), `chainId` (not `specVersion`: the
+ * cannot change are kept: classes by class hash (`getClass`, `getCompiledCasm`: a class hash
+ * names its content, so they are kept forever, until the LRU evicts them; an undeclared class is
+ * an error, never kept), `chainId` (an hour; not `specVersion`: the
  * upstreams of one network may run different versions), and
  * receipts and blocks whose status is `ACCEPTED_ON_L1` (final on L1; the dev chain never reaches
  * it, so there they are not kept). Anything pending, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, null or
@@ -37,7 +45,8 @@ const blockTag = (hash: string) => `blk:${starknetHashTag(hash)}`;
  * networks only. `latest` and `pre_confirmed` calls are never kept.
  * `upstreamMethod`/`upstreamParams` are the call as prepared (named params, tags mapped), so
  * positional and named forms share an entry; `clientMethod` is in the key because `stk_` and
- * `starknet_` names answer in different shapes. The key never holds the API key.
+ * `starknet_` names answer in different shapes. The key never holds the API key. Entries that
+ * depend on a recent block carry it (`block`) for the cache stage's canonical check.
  */
 export function planStarknetCacheEntry(
   network: string,
@@ -45,14 +54,13 @@ export function planStarknetCacheEntry(
   upstreamMethod: string,
   upstreamParams: unknown,
   traits: MethodTraits,
-  epoch: number,
   heads?: HeadTracker,
   dev = false,
 ): CachePlan | undefined {
   if (traits.kind !== 'read' || traits.cache === 'never') return undefined;
   const name = upstreamMethod.startsWith('starknet_') ? upstreamMethod.slice(9) : undefined;
   if (name === undefined) return undefined;
-  const key = `${network}|${epoch}|${clientMethod}|${canonical(upstreamParams ?? {})}`;
+  const key = `${network}|${clientMethod}|${canonical(upstreamParams ?? {})}`;
   if (heads !== undefined) {
     const plan = planWithHead(key, traits, upstreamParams, heads, dev);
     if (plan !== undefined) return plan;
@@ -62,7 +70,7 @@ export function planStarknetCacheEntry(
       return { key, keep: (result) => (typeof result === 'string' ? FINAL : undefined) };
     case 'getClass':
     case 'getCompiledCasm':
-      return { key, keep: (result) => (isObject(result) ? FINAL : undefined) };
+      return { key, keep: (result) => (isObject(result) ? FOREVER : undefined) };
     case 'getTransactionReceipt':
       return {
         key,
@@ -94,22 +102,22 @@ function planWithHead(
     if (dev || head === undefined) return undefined;
     return {
       key: `${key}|${head.hash}`,
-      keep: (result) => (result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}` }),
+      keep: (result) =>
+        result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}`, block: { ...head } },
     };
   }
   if (traits.cache !== 'by-block') return undefined;
   const id = isObject(params) ? params.block_id : undefined;
   if (!isObject(id)) return undefined;
   let decided: CacheEntryOptions | undefined;
-  if (typeof id.block_hash === 'string') decided = { ttlMs: TTL.unfinal, tag: blockTag(id.block_hash) };
+  if (typeof id.block_hash === 'string') decided = underBlock(id.block_hash);
   else if (typeof id.block_number === 'number' && Number.isSafeInteger(id.block_number)) {
     const n = id.block_number;
     const finalized = heads.finalized();
     const latest = heads.latest();
     const hash = heads.hashAt(n);
     if (finalized !== undefined && n <= finalized) decided = FINAL;
-    else if (hash !== undefined && latest !== undefined && n <= latest.number)
-      decided = { ttlMs: TTL.unfinal, tag: blockTag(hash) };
+    else if (hash !== undefined && latest !== undefined && n <= latest.number) decided = underBlock(hash, n);
   }
   if (decided === undefined) return undefined;
   const options = decided;

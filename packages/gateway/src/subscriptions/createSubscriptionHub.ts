@@ -106,6 +106,12 @@ export function createSubscriptionHub(deps: {
   readonly log: Logger;
   /** A name for logs (the network's). */
   readonly name: string;
+  /**
+   * Who else hears the network's heads (the response cache's head tracker): every upstream
+   * notification of the stream whose filter key is `key` (newHeads without a starting block),
+   * as it arrives, and each reconnect (heads may have been missed). No upstream traffic of its own.
+   */
+  readonly heads?: { readonly key: string; heard(result: unknown): void; resync(): void } | undefined;
 }) {
   const { family, timings, log } = deps;
   const streams = new Map<string, Stream>();
@@ -130,7 +136,9 @@ export function createSubscriptionHub(deps: {
     socket ??= createUpstreamSocket(deps.wsUrl, timings, {
       onNotification(upstreamId, result) {
         const stream = routes.get(upstreamId);
-        if (stream) run(() => stream.logic.onEvent(result));
+        if (!stream) return;
+        if (stream.filter.key === deps.heads?.key) deps.heads.heard(result);
+        run(() => stream.logic.onEvent(result));
       },
       onDropped(reason) {
         routes.clear();
@@ -141,6 +149,7 @@ export function createSubscriptionHub(deps: {
       },
       onReconnected() {
         counters.reconnects += 1;
+        deps.heads?.resync();
         run(resubscribeAll);
       },
       onGiveUp(reason) {

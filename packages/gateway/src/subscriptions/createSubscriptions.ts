@@ -53,7 +53,12 @@ const FAMILIES: Readonly<Record<string, () => SubscriptionFamily>> = {
  * const hub = subscriptions.hubFor(network); // undefined: the family has no subscriptions
  * metrics.addCollector({ name: 'nodegate_ws_subscriptions', …, collect: () => [{ value: subscriptions.stats().clientSubscriptions }] });
  */
-export function createSubscriptions(deps: { log: Logger; timings?: Partial<SubscriptionTimings> | undefined }) {
+export function createSubscriptions(deps: {
+  log: Logger;
+  timings?: Partial<SubscriptionTimings> | undefined;
+  /** Hears each network's upstream newHeads notifications while a hub holds that stream (the response cache). */
+  heads?: { heard(network: string, result: unknown): void; resync(network: string): void } | undefined;
+}) {
   const timings: SubscriptionTimings = { ...DEFAULT_SUBSCRIPTION_TIMINGS, ...deps.timings };
   const hubs = new Map<string, SubscriptionHub>();
   let connections = 0;
@@ -69,9 +74,16 @@ export function createSubscriptions(deps: { log: Logger; timings?: Partial<Subsc
       const family = FAMILIES[network.family.family];
       if (!family) return undefined;
       const callContext = { transport: 'http', dev: network.settings.dev } as const;
+      const heads = deps.heads;
       hub = createSubscriptionHub({
         name,
         family: family(),
+        // the stream of new heads without a starting block (eth and Starknet alike)
+        heads: heads && {
+          key: 'newHeads',
+          heard: (result) => heads.heard(name, result),
+          resync: () => heads.resync(name),
+        },
         // the network's upstreams with a WebSocket, in order: the first while it answers, the
         // next ones in turn while connecting fails
         wsUrl: (failed) => {

@@ -1,7 +1,8 @@
+import type { CacheGenerations } from '../../cache/CacheGenerations.js';
 import type { HeadTracker } from '../../cache/createHeadTracker.js';
 import { planCacheEntry } from '../../cache/planCacheEntry.js';
 import { planStarknetCacheEntry } from '../../cache/planStarknetCacheEntry.js';
-import type { ResponseCache } from '../../cache/ResponseCache.js';
+import type { BlockRef, CachedEntry, ResponseCache } from '../../cache/ResponseCache.js';
 import { RawJson } from '../../jsonrpc/RawJson.js';
 import type { Network } from '../../network/createNetwork.js';
 import type { RpcCall } from '../RpcCall.js';
@@ -16,30 +17,61 @@ export interface CacheStage {
 }
 
 /**
+ * Whether an entry read from `block` may still be served: the block is not one a reorg replaced,
+ * not above the head, and the canonical hash the tracker knows at its height is its hash.
+ */
+export function stillCanonical(tracker: HeadTracker, block: BlockRef): boolean {
+  if (tracker.wasReplaced(block.hash)) return false;
+  if (block.number === undefined) return true;
+  const latest = tracker.latest();
+  if (latest !== undefined && block.number > latest.number) return false;
+  const hash = tracker.hashAt(block.number);
+  return hash === undefined || hash === block.hash;
+}
+
+/**
  * Stage "cache", around "forward": the finality-aware response cache (see
  * `cache/planCacheEntry.ts` for what is kept and how long). Hits are answered without an
  * upstream (credits are charged as for any call); `call.cache` says HIT or MISS (the HTTP edge
  * writes `X-Cache`). Both families are cached with their network's head tracker
- * (`cache/planCacheEntry.ts`, `cache/planStarknetCacheEntry.ts`). On a dev network,
- * every write or dev method bumps the network's epoch (part of every key) and re-reads the head
- * before answering, so a client never reads what an evm_revert or a new block replaced.
+ * (`cache/planCacheEntry.ts`, `cache/planStarknetCacheEntry.ts`).
+ *
+ * No stale answer: an entry that depends on a block is served only while the tracker holds that
+ * block canonical ({@link stillCanonical}; the tracker hears new heads as the upstream announces
+ * them), so a reorg the gateway has heard of is never answered around, even before its tags are
+ * dropped (Redis) and on an instance whose store another instance filled. On a dev network every
+ * write or dev method (evm_revert, anvil_setBalance…) starts a new generation of the network's
+ * cache before it is answered (`generations`: in Redis when instances share one, so every
+ * instance agrees), then re-reads the head; an entry is served only in the generation it was
+ * read in. A call that was upstream while a reorg was seen is not kept.
  *
  * @example
- * const stage = createCacheStage(cache, heads);
+ * const stage = createCacheStage(cache, heads, createMemoryGenerations());
  * await stage.around(network, call, () => forwardCall(ctx, network, gate, call));
  */
-export function createCacheStage(cache: ResponseCache, heads: ReadonlyMap<string, HeadTracker>): CacheStage {
-  const epochs = new Map<string, number>();
+export function createCacheStage(
+  cache: ResponseCache,
+  heads: ReadonlyMap<string, HeadTracker>,
+  generations: CacheGenerations,
+): CacheStage {
+  /** The entry and the network's generation, read together (one round trip with Redis). */
+  const lookup = async (key: string, network: string, dev: boolean) => {
+    if (!dev) return { entry: await cache.get(key), generation: 0 };
+    const [entry, generation] = await Promise.all([cache.get(key), generations.current(network)]);
+    return { entry, generation };
+  };
   return {
     async around(network, call, forward) {
       const name = network.settings.name;
+      const dev = network.settings.dev;
       const prepared = call.prepared!;
       const tracker = heads.get(name);
       const traits = prepared.policy;
       if (traits.kind !== 'read') {
         await forward();
-        if (network.settings.dev) {
-          epochs.set(name, (epochs.get(name) ?? 0) + 1);
+        if (dev) {
+          // before the answer: nothing read before this write is served after it, by any instance
+          await generations.bump(name).catch(() => undefined);
           await tracker?.refresh();
         } else if (tracker !== undefined) {
           const head = tracker.latest();
@@ -55,45 +87,50 @@ export function createCacheStage(cache: ResponseCache, heads: ReadonlyMap<string
               prepared.upstreamMethod,
               prepared.upstreamParams,
               traits,
-              epochs.get(name) ?? 0,
               tracker,
-              network.settings.dev,
+              dev,
             )
-          : planCacheEntry(
-              name,
-              call.method,
-              call.request?.params,
-              traits,
-              tracker,
-              epochs.get(name) ?? 0,
-              network.settings.dev,
-            );
-      if (plan === undefined) {
+          : planCacheEntry(name, call.method, call.request?.params, traits, tracker, dev);
+      if (plan === undefined || tracker === undefined) {
         await forward();
         return;
       }
-      const hit = await cache.get(plan.key).catch(() => undefined);
-      if (hit !== undefined) {
-        call.result = new RawJson(hit);
-        call.cache = 'HIT';
+      let found: { entry: CachedEntry | undefined; generation: number };
+      try {
+        found = await lookup(plan.key, name, dev);
+      } catch {
+        // the store is away (Redis down): answered upstream, not kept
+        call.cache = 'MISS';
+        await forward();
         return;
+      }
+      const { entry, generation } = found;
+      if (entry !== undefined && entry.generation === generation) {
+        if (entry.block === undefined || stillCanonical(tracker, entry.block)) {
+          call.result = new RawJson(entry.value);
+          call.cache = 'HIT';
+          return;
+        }
+        // replaced by a reorg whose tags are still being dropped: gone now
+        void cache.dropTag(`blk:${entry.block.hash}`).catch(() => undefined);
       }
       call.cache = 'MISS';
       // a reorg while the call was upstream may have replaced what it read: not kept then
-      const reorgs = tracker?.reorgs();
+      const reorgs = tracker.reorgs();
       await forward();
       if (call.error !== undefined) return;
       const text = call.result instanceof RawJson ? call.result.text : JSON.stringify(call.result);
       if (text === undefined) return;
       const parsed = call.result instanceof RawJson ? safeParse(text) : call.result;
       const keep = plan.keep(parsed);
-      if (keep === undefined || tracker?.reorgs() !== reorgs) return;
+      if (keep === undefined || tracker.reorgs() !== reorgs) return;
+      if (keep.block !== undefined && !stillCanonical(tracker, keep.block)) return;
       void cache
-        .set(plan.key, text, keep)
+        .set(plan.key, text, dev ? { ...keep, generation } : keep)
         .then(() => {
           // a reorg seen while it was being written (Redis): its tag may have been dropped before
           // the entry arrived, so it is dropped again
-          if (tracker?.reorgs() !== reorgs && keep.tag !== undefined) return cache.dropTag(keep.tag);
+          if (tracker.reorgs() !== reorgs && keep.tag !== undefined) return cache.dropTag(keep.tag);
         })
         .catch(() => undefined);
     },

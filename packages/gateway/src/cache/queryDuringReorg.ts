@@ -1,0 +1,127 @@
+import { postJson } from '../test-support/startTestGateway.js';
+
+/** One query the readers send again and again. */
+export interface Probe {
+  readonly method: string;
+  readonly params: unknown[];
+}
+
+/** One answer a reader got through the gateway, with when its request started and ended (ms, `performance.now()`). */
+export interface Answer {
+  readonly probe: number;
+  readonly t0: number;
+  readonly t1: number;
+  /** `result` or `error.code`, canonical JSON (object keys sorted). */
+  readonly answer: string;
+  readonly cache: string | null;
+}
+
+/** What the readers saw, checked against the chain before and after the change. */
+export interface ReorgCheck {
+  readonly answers: readonly Answer[];
+  /** When the change was made (its call's start and end). */
+  readonly act: { readonly start: number; readonly end: number };
+  /** Answers that are neither the chain's before nor after, or the old chain's for a request started after the change (plus grace). */
+  readonly stale: readonly Answer[];
+  /** How long after the change ended the last request started that got the old chain's answer, ms (undefined: none). */
+  readonly lastOldAfterMs: number | undefined;
+  /** How many probes the change altered (the check means something only when some did). */
+  readonly changed: number;
+  /** Answers from the cache before the change, and after it. */
+  readonly hitsBefore: number;
+  readonly hitsAfter: number;
+}
+
+/** JSON with object keys sorted: two equal answers give one text whatever the order of their fields. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The answer a JSON-RPC response body stands for: its result, or its error code. */
+const answerOf = (body: { result?: unknown; error?: { code?: unknown } }) =>
+  body.error !== undefined ? `error:${String(body.error.code)}` : canonicalJson(body.result ?? null);
+
+/** Every probe asked once at `url` (the node itself, for the expected answers). */
+export async function askAll(url: string, probes: readonly Probe[]): Promise<string[]> {
+  return Promise.all(probes.map(async (p) => answerOf((await postJson(url, { jsonrpc: '2.0', id: 1, ...p })).json)));
+}
+
+/**
+ * Reads `probes` through the gateway (`gatewayUrl`) continuously, `concurrency` readers at a time,
+ * for `leadMs`, then runs `act` (the reorg) while they go on, and for `afterMs` after it; then
+ * asks the node (`nodeUrl`) for the chain after the change. Every answer must be the chain's at
+ * some moment of its request: the old chain's (`before`, asked by the caller from the node
+ * before) for a request that ended before the change started, the new chain's for one that
+ * started after it ended (`graceMs` later when the gateway can only learn of the change from the
+ * upstream's announcement), either in between (or, forwarded to the node, whatever the node
+ * answered while it changed). Anything else is `stale`.
+ *
+ * @example
+ * const before = await askAll(anvil.http, probes);
+ * const check = await queryDuringReorg({ gatewayUrl, nodeUrl: anvil.http, probes, before, act: () => rpc(devUrl, 'evm_revert', [id]) });
+ * expect(check.stale).toEqual([]);
+ */
+export async function queryDuringReorg(options: {
+  gatewayUrl: string;
+  nodeUrl: string;
+  probes: readonly Probe[];
+  before: readonly string[];
+  act: () => Promise<unknown>;
+  leadMs?: number;
+  afterMs?: number;
+  concurrency?: number;
+  graceMs?: number;
+}): Promise<ReorgCheck> {
+  const { gatewayUrl, probes, before } = options;
+  const grace = options.graceMs ?? 0;
+  const answers: Answer[] = [];
+  let stop = false;
+  let next = 0;
+  const reader = async () => {
+    while (!stop) {
+      const probe = next++ % probes.length;
+      const t0 = performance.now();
+      const r = await postJson(gatewayUrl, { jsonrpc: '2.0', id: 1, ...probes[probe]! });
+      answers.push({ probe, t0, t1: performance.now(), answer: answerOf(r.json), cache: r.headers.get('x-cache') });
+    }
+  };
+  const readers = Array.from({ length: options.concurrency ?? 4 }, reader);
+  await new Promise((r) => setTimeout(r, options.leadMs ?? 300));
+  const start = performance.now();
+  await options.act();
+  const end = performance.now();
+  await new Promise((r) => setTimeout(r, options.afterMs ?? 1_000));
+  stop = true;
+  await Promise.all(readers);
+  const after = await askAll(options.nodeUrl, probes);
+  const stale: Answer[] = [];
+  let lastOld: number | undefined;
+  for (const a of answers) {
+    const old = a.answer === before[a.probe];
+    const fresh = a.answer === after[a.probe];
+    if (old && !fresh && a.t0 > end) lastOld = Math.max(lastOld ?? 0, a.t0 - end);
+    // during the change the node passes through states of its own (a revert before the new
+    // blocks): an answer forwarded to it then is the chain's at that moment; one from the cache
+    // must be the chain's before or after
+    const ok = a.t1 < start ? old : a.t0 > end + grace ? fresh : old || fresh || a.cache !== 'HIT';
+    if (!ok) stale.push(a);
+  }
+  return {
+    answers,
+    act: { start, end },
+    stale,
+    lastOldAfterMs: lastOld,
+    changed: probes.filter((_, i) => before[i] !== after[i]).length,
+    hitsBefore: answers.filter((a) => a.t1 < start && a.cache === 'HIT').length,
+    hitsAfter: answers.filter((a) => a.t0 > end && a.cache === 'HIT').length,
+  };
+}
