@@ -1,7 +1,10 @@
+import { RpcProvider, WalletAccount, WalletAccountV5 } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { SN_MAIN, SN_SEPOLIA } from './constants.js';
 import { createNodegateWallet } from './createNodegateWallet.js';
-import type { Eip1193Provider } from './types.js';
+import { createWalletStandardWallet } from './createWalletStandardWallet.js';
+import { SnapSigner } from './SnapSigner.js';
+import type { Eip1193Provider, WindowLike } from './types.js';
 
 const SNAP = 'npm:@nodegate/starknet-snap';
 const A0 = '0x0123';
@@ -10,8 +13,16 @@ const A1 = '0x0456';
 type Sent = { method: string; params?: unknown };
 type Script = (method: string, params: unknown) => unknown;
 
-/** A scripted EIP-1193 provider: records every request; `script` answers (throw to reject). */
-function scripted(script: Script, installed = true) {
+/** The network selected in the scripted snap (what stk_getCurrentNetwork answers; a successful switch sets it). */
+interface SnapNetwork {
+  chain: string;
+}
+
+/**
+ * A scripted EIP-1193 provider: records every request; `script` answers snap methods (throw to reject), except
+ * `stk_getCurrentNetwork`, answered from `network` (which a `stk_switchNetwork` the script accepts updates).
+ */
+function scripted(script: Script, installed = true, network: SnapNetwork = { chain: SN_SEPOLIA }) {
   const sent: Sent[] = [];
   const provider: Eip1193Provider = {
     async request({ method, params }) {
@@ -24,7 +35,12 @@ function scripted(script: Script, installed = true) {
       }
       if (method === 'wallet_invokeSnap') {
         const { request } = params as { request: { method: string; params: unknown } };
-        return script(request.method, request.params);
+        if (request.method === 'stk_getCurrentNetwork') {
+          return { chainId: network.chain, name: network.chain === SN_MAIN ? 'Starknet Mainnet' : 'Starknet Sepolia' };
+        }
+        const answer = script(request.method, request.params);
+        if (request.method === 'stk_switchNetwork') network.chain = (request.params as { chainId: string }).chainId;
+        return answer;
       }
       throw Object.assign(new Error(`unexpected ${method}`), { code: -32601 });
     },
@@ -33,7 +49,7 @@ function scripted(script: Script, installed = true) {
     sent
       .filter((s) => s.method === 'wallet_invokeSnap')
       .map((s) => (s.params as { request: { method: string; params: unknown } }).request);
-  return { provider, sent, snapCalls };
+  return { provider, sent, snapCalls, network };
 }
 
 const stored = (...addresses: string[]) => addresses.map((address, addressIndex) => ({ address, addressIndex }));
@@ -91,9 +107,13 @@ describe('wallet_requestAccounts and wallet_getPermissions', () => {
     expect(s.sent[0]).toEqual({ method: 'wallet_requestSnaps', params: { [SNAP]: {} } });
     expect(s.sent[1]).toEqual({
       method: 'wallet_invokeSnap',
+      params: { snapId: SNAP, request: { method: 'stk_getCurrentNetwork', params: {} } },
+    });
+    expect(s.sent[2]).toEqual({
+      method: 'wallet_invokeSnap',
       params: { snapId: SNAP, request: { method: 'stk_getStoredUserAccounts', params: { chainId: SN_SEPOLIA } } },
     });
-    expect(s.sent).toHaveLength(2);
+    expect(s.sent).toHaveLength(3);
     expect(await wallet.request({ type: 'wallet_requestAccounts' })).toEqual([A0, A1]);
     expect(events).toEqual([[A0, A1]]);
     expect(await wallet.request({ type: 'wallet_getPermissions' })).toEqual(['accounts']);
@@ -113,6 +133,7 @@ describe('wallet_requestAccounts and wallet_getPermissions', () => {
     const wallet = createNodegateWallet({ provider: s.provider });
     expect(await wallet.request({ type: 'wallet_requestAccounts' })).toEqual([A0]);
     expect(s.snapCalls()).toEqual([
+      { method: 'stk_getCurrentNetwork', params: {} },
       { method: 'stk_getStoredUserAccounts', params: { chainId: SN_SEPOLIA } },
       {
         method: 'stk_recoverAccounts',
@@ -133,8 +154,8 @@ describe('wallet_requestAccounts and wallet_getPermissions', () => {
     const s = scripted((m) => (m === 'stk_getStoredUserAccounts' ? [] : [{ address: A0 }]));
     const wallet = createNodegateWallet({ provider: s.provider });
     expect(await wallet.request({ type: 'wallet_requestAccounts', params: { silent_mode: true } })).toEqual([]);
-    expect(s.sent.map((x) => x.method)).toEqual(['wallet_getSnaps', 'wallet_invokeSnap']);
-    expect(s.snapCalls().map((c) => c.method)).toEqual(['stk_getStoredUserAccounts']);
+    expect(s.sent.map((x) => x.method)).toEqual(['wallet_getSnaps', 'wallet_invokeSnap', 'wallet_invokeSnap']);
+    expect(s.snapCalls().map((c) => c.method)).toEqual(['stk_getCurrentNetwork', 'stk_getStoredUserAccounts']);
     expect(s.sent.some((x) => x.method === 'wallet_requestSnaps')).toBe(false);
   });
 
@@ -365,5 +386,155 @@ describe('networks and events', () => {
     await expect(
       wallet.request({ type: 'wallet_switchStarknetChain', params: { chainId: SN_MAIN, silent_mode: true } }),
     ).rejects.toMatchObject({ code: 117 });
+  });
+});
+
+describe("the snap's selected network: page reloads, other tabs, starknet.js handlers", () => {
+  /** Stored accounts per chain: A0 on Sepolia, A1 on mainnet. */
+  const perChain = (m: string, p: unknown) => {
+    if (m === 'stk_getStoredUserAccounts')
+      return (p as { chainId: string }).chainId === SN_MAIN ? stored(A1) : stored(A0);
+    if (m === 'stk_executeTxn') return { code: 'TRANSACTION_RECEIVED', transaction_hash: '0xabc' };
+    return true;
+  };
+  /** A page's window: an EventTarget that can be focused. */
+  const pageWindow = () => new EventTarget() as unknown as WindowLike;
+  const nodeUrl = 'http://127.0.0.1:9'; // never called: the tests only read the providers' chain ids
+
+  it('connecting takes the network selected in the snap (a reload after a switch), not the page default', async () => {
+    const s = scripted(perChain, true, { chain: SN_MAIN });
+    const wallet = createNodegateWallet({ provider: s.provider }); // the page still assumes SN_SEPOLIA
+    const events: unknown[] = [];
+    wallet.on('networkChanged', (c?: string, a?: string[]) => events.push(['network', c, a]));
+    wallet.on('accountsChanged', (a?: string[]) => events.push(['accounts', a]));
+    expect(await wallet.request({ type: 'wallet_requestChainId' })).toBe(SN_SEPOLIA);
+    expect(await wallet.request({ type: 'wallet_requestAccounts' })).toEqual([A1]);
+    expect(s.snapCalls().slice(0, 2)).toEqual([
+      { method: 'stk_getCurrentNetwork', params: {} },
+      { method: 'stk_getStoredUserAccounts', params: { chainId: SN_MAIN } },
+    ]);
+    expect(events).toEqual([
+      ['network', SN_MAIN, [A1]],
+      ['accounts', [A1]],
+    ]);
+    expect(await wallet.request({ type: 'wallet_requestChainId' })).toBe(SN_MAIN);
+    // what is sent next names the snap's network
+    await wallet.request({
+      type: 'wallet_addInvokeTransaction',
+      params: { calls: [{ contract_address: '0x1', entry_point: 'f' }] },
+    });
+    expect(s.snapCalls().at(-1)).toMatchObject({
+      method: 'stk_executeTxn',
+      params: { chainId: SN_MAIN, senderAddress: A1 },
+    });
+    // connecting again changes nothing: no events
+    await wallet.request({ type: 'wallet_requestAccounts', params: { silent_mode: true } });
+    expect(events).toHaveLength(2);
+  });
+
+  it('a silent reconnect learns the network too (never a popup)', async () => {
+    const s = scripted(perChain, true, { chain: SN_MAIN });
+    const wallet = createNodegateWallet({ provider: s.provider });
+    expect(await wallet.request({ type: 'wallet_requestAccounts', params: { silent_mode: true } })).toEqual([A1]);
+    expect(wallet.chainId).toBe(SN_MAIN);
+    expect(s.sent.map((x) => x.method)).not.toContain('wallet_requestSnaps');
+  });
+
+  it('when the page gets the focus back, a network switched elsewhere is picked up (events once, no polling)', async () => {
+    const win = pageWindow();
+    const s = scripted(perChain);
+    const wallet = createNodegateWallet({ provider: s.provider, window: win });
+    // not connected yet: a focus asks nothing
+    win.dispatchEvent(new Event('focus'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(s.sent).toEqual([]);
+    await wallet.request({ type: 'wallet_requestAccounts' });
+    const events: unknown[] = [];
+    wallet.on('networkChanged', (c?: string, a?: string[]) => events.push(['network', c, a]));
+    wallet.on('accountsChanged', (a?: string[]) => events.push(['accounts', a]));
+    // the snap's network unchanged: a focus re-reads it and fires nothing
+    win.dispatchEvent(new Event('focus'));
+    await expect.poll(() => s.snapCalls().filter((c) => c.method === 'stk_getCurrentNetwork').length).toBe(2);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual([]);
+    // another tab switched the snap to mainnet
+    s.network.chain = SN_MAIN;
+    win.dispatchEvent(new Event('focus'));
+    await expect.poll(() => events.length).toBe(2);
+    expect(events).toEqual([
+      ['network', SN_MAIN, [A1]],
+      ['accounts', [A1]],
+    ]);
+    expect(wallet.chainId).toBe(SN_MAIN);
+    // nothing runs between focuses: no timers (the provider saw nothing more after the last resync)
+    const sentAfter = s.sent.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.sent.length).toBe(sentAfter);
+  });
+
+  it('starknet.js WalletAccount: onNetworkChanged / onAccountChange see a learned network and a switch; its provider follows', async () => {
+    const s = scripted(perChain, true, { chain: SN_MAIN });
+    const wallet = createNodegateWallet({ provider: s.provider });
+    // The dApp restores its account from before the reload and reconnects silently.
+    const account = new WalletAccount({
+      provider: new RpcProvider({ nodeUrl, chainId: SN_SEPOLIA as never }),
+      walletProvider: wallet as never,
+      address: A0,
+    });
+    const networks: unknown[] = [];
+    const accounts: unknown[] = [];
+    account.onNetworkChanged((c?: string, a?: string[]) => networks.push([c, a]));
+    account.onAccountChange((a?: string[]) => accounts.push(a));
+    expect(await account.requestAccounts(true)).toEqual([A1]);
+    expect(networks).toEqual([[SN_MAIN, [A1]]]);
+    expect(accounts).toEqual([[A1]]);
+    expect(account.address).toBe(A1);
+    expect(await account.provider.getChainId()).toBe(SN_MAIN); // set by WalletAccount's own networkChanged handler
+    await account.switchStarknetChain(SN_SEPOLIA as never);
+    expect(networks).toEqual([
+      [SN_MAIN, [A1]],
+      [SN_SEPOLIA, [A0]],
+    ]);
+    expect(accounts).toEqual([[A1], [A0]]);
+    expect(account.address).toBe(A0);
+    expect(await account.provider.getChainId()).toBe(SN_SEPOLIA);
+  });
+
+  it('starknet.js WalletAccountV5 over the wallet-standard wallet: onChange sees the account on the new chain', async () => {
+    const s = scripted(perChain);
+    const wallet = createNodegateWallet({ provider: s.provider });
+    const standard = createWalletStandardWallet(wallet);
+    const { accounts } = await standard.features['standard:connect'].connect();
+    expect(accounts.map((a) => [a.address, a.chains])).toEqual([[A0, [`starknet:${SN_SEPOLIA}`]]]);
+    const account = new WalletAccountV5({
+      provider: new RpcProvider({ nodeUrl, chainId: SN_SEPOLIA as never }),
+      walletProvider: standard as never,
+      address: A0,
+    });
+    const changes: { accounts?: readonly { address: string; chains: readonly string[] }[] }[] = [];
+    account.onChange((c) => changes.push(c as never));
+    await wallet.request({ type: 'wallet_switchStarknetChain', params: { chainId: SN_MAIN } });
+    expect(changes.map((c) => c.accounts?.map((a) => [a.address, a.chains]))).toEqual([
+      [[A1, [`starknet:${SN_MAIN}`]]], // networkChanged: the account already on the new chain
+      [[A1, [`starknet:${SN_MAIN}`]]], // accountsChanged
+    ]);
+    expect(account.address).toBe(A1);
+    expect(await account.provider.getChainId()).toBe(SN_MAIN);
+    expect(standard.chains).toEqual([`starknet:${SN_MAIN}`, `starknet:${SN_SEPOLIA}`]); // what it serves, unchanged
+    account.unsubscribeChange();
+  });
+
+  it("SnapSigner({ wallet }) signs on the wallet's current network; a signer with a fixed chain keeps it", async () => {
+    const s = scripted((m, p) => (m === 'stk_extractPublicKey' ? '0xabc' : perChain(m, p)));
+    const wallet = createNodegateWallet({ provider: s.provider });
+    await wallet.request({ type: 'wallet_requestAccounts' });
+    const following = new SnapSigner({ wallet, address: A0 });
+    const fixed = new SnapSigner({ snap: wallet.snap, address: A0, chainId: SN_SEPOLIA });
+    await following.getPubKey();
+    await wallet.request({ type: 'wallet_switchStarknetChain', params: { chainId: SN_MAIN } });
+    await following.getPubKey();
+    await fixed.getPubKey();
+    const asked = s.snapCalls().filter((c) => c.method === 'stk_extractPublicKey');
+    expect(asked.map((c) => (c.params as { chainId: string }).chainId)).toEqual([SN_SEPOLIA, SN_MAIN, SN_SEPOLIA]);
   });
 });

@@ -31,7 +31,10 @@ export interface NodegateWalletOptions {
   snapId?: string;
   /** The snap version range to install. */
   snapVersion?: string;
-  /** The chain selected at start (default SN_SEPOLIA). */
+  /**
+   * The chain assumed until the wallet is connected (default SN_SEPOLIA). On connect the wallet takes the network
+   * selected in the snap, which survives page reloads.
+   */
   chainId?: string;
 }
 
@@ -45,7 +48,7 @@ export interface NodegateWallet {
   readonly snap: SnapClient;
   /** The selected address after `wallet_requestAccounts` (get-starknet v3 compatibility). */
   readonly selectedAddress: string | undefined;
-  /** The selected chain id (hex). */
+  /** The selected chain id (hex): the snap's selected network once connected. */
   readonly chainId: string;
   /** Whether accounts have been granted in this session. */
   readonly isConnected: boolean;
@@ -136,17 +139,73 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
       }
     }
   };
-  const setAccounts = (next: string[]) => {
-    const changed = next.length !== accounts.length || next.some((a, i) => a !== accounts[i]);
-    accounts = next;
-    if (changed) emit('accountsChanged', [...next]);
+  /**
+   * Moves to a (chain, accounts) state, then fires `networkChanged` when the chain changed and `accountsChanged` when
+   * the accounts did: every handler sees the whole new state (never the new chain with the old account).
+   */
+  const apply = (nextChain: string, nextAccounts: string[]) => {
+    const chainChanged = nextChain !== chainId;
+    const accountsChanged = nextAccounts.length !== accounts.length || nextAccounts.some((a, i) => a !== accounts[i]);
+    chainId = nextChain;
+    accounts = nextAccounts;
+    if (chainChanged) emit('networkChanged', chainId, [...accounts]);
+    if (accountsChanged) emit('accountsChanged', [...accounts]);
   };
-  const storedAccounts = async (): Promise<string[]> => {
+  const storedAccounts = async (chain: string): Promise<string[]> => {
     const stored = await snap.invoke<{ address: string; addressIndex?: number }[]>('stk_getStoredUserAccounts', {
-      chainId,
+      chainId: chain,
     });
     return [...(stored ?? [])].sort((a, b) => (a.addressIndex ?? 0) - (b.addressIndex ?? 0)).map((a) => a.address);
   };
+  /** The stored accounts on `chain`, or (none stored) the wallet's first account there, found by stk_recoverAccounts. */
+  const accountsOn = async (chain: string): Promise<string[]> => {
+    const list = await storedAccounts(chain);
+    if (list.length > 0) return list;
+    const recovered = await snap.invoke<{ address: string }[]>('stk_recoverAccounts', {
+      chainId: chain,
+      startScanIndex: 0,
+      maxScanned: 1,
+      maxMissed: 1,
+    });
+    return (recovered ?? []).map((a) => a.address);
+  };
+  /** The network selected in the snap (stk_getCurrentNetwork), which outlives the page. */
+  const snapNetwork = async (): Promise<string> => {
+    const current = await snap.invoke<{ chainId?: unknown }>('stk_getCurrentNetwork', {});
+    const hex = chainIdHex(current?.chainId);
+    if (!hex) {
+      throw new WalletApiError(WalletApiErrorCode.UnknownError, 'the snap did not say which network is selected');
+    }
+    return hex;
+  };
+  // Requests that move the wallet's state (connect, switch, resync) run one at a time, so a slow one never
+  // overwrites what a later one learned.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  // The snap cannot push events to the page; when the page gets the focus back (the user may have switched the
+  // network in another tab, or in the wallet), the wallet re-reads the snap's network and accounts. No polling.
+  let resyncing = false;
+  const resync = async () => {
+    if (!connected || resyncing) return;
+    resyncing = true;
+    try {
+      await serial(async () => {
+        if (!connected) return;
+        const chain = await snapNetwork();
+        const list = chain === chainId ? await storedAccounts(chain) : await accountsOn(chain);
+        if (list.length > 0) apply(chain, list);
+      });
+    } catch {
+      // A failed background refresh leaves the state as it was; the dApp's next request reports the problem.
+    } finally {
+      resyncing = false;
+    }
+  };
+  if (typeof win.addEventListener === 'function') win.addEventListener('focus', () => void resync());
   // Concurrent connects share one wallet_requestSnaps (one MetaMask popup).
   const ensureInstalled = async () => {
     if (installed) return;
@@ -190,29 +249,23 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
       return (await snap.isInstalled()) ? ['accounts'] : [];
     },
     async wallet_requestAccounts(params) {
-      if (asObject(params).silent_mode === true) {
-        // Never a popup: no wallet_requestSnaps, no dialog; the stored accounts of an installed snap only.
-        if (!installed && !(await snap.isInstalled())) return [];
-        installed = true;
-        const list = await storedAccounts();
+      const silent = asObject(params).silent_mode === true;
+      return serial(async () => {
+        if (silent) {
+          // Never a popup: no wallet_requestSnaps, no dialog; the stored accounts of an installed snap only.
+          if (!installed && !(await snap.isInstalled())) return [];
+          installed = true;
+        } else {
+          await ensureInstalled();
+        }
+        // The snap's selected network, not this page's guess: after a reload the two agree again.
+        const chain = await snapNetwork();
+        const list = silent ? await storedAccounts(chain) : await accountsOn(chain);
         if (list.length > 0) connected = true;
-        setAccounts(list);
+        else if (!silent) connected = false;
+        apply(chain, list);
         return [...list];
-      }
-      await ensureInstalled();
-      let list = await storedAccounts();
-      if (list.length === 0) {
-        const recovered = await snap.invoke<{ address: string }[]>('stk_recoverAccounts', {
-          chainId,
-          startScanIndex: 0,
-          maxScanned: 1,
-          maxMissed: 1,
-        });
-        list = (recovered ?? []).map((a) => a.address);
-      }
-      connected = list.length > 0;
-      setAccounts(list);
-      return [...list];
+      });
     },
     async wallet_requestChainId() {
       return chainId;
@@ -231,13 +284,12 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
           'switching chains needs the user (silent_mode)',
         );
       }
-      await ensureInstalled();
-      await snap.invoke('stk_switchNetwork', { chainId: target });
-      chainId = target;
-      const list = connected ? await storedAccounts() : [];
-      emit('networkChanged', chainId, [...list]);
-      setAccounts(list);
-      return true;
+      return serial(async () => {
+        await ensureInstalled();
+        await snap.invoke('stk_switchNetwork', { chainId: target });
+        apply(target, connected ? await accountsOn(target) : []);
+        return true;
+      });
     },
     async wallet_addStarknetChain(params) {
       const target = chainIdHex(asObject(params).chain_id);

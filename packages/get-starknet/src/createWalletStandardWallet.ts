@@ -71,8 +71,10 @@ export function createWalletStandardWallet(wallet: NodegateWallet): NodegateStan
       'standard:events': {
         version: '1.0.0',
         on(_event, listener) {
+          // A change of network shows as the account's chain (`starknet:<chain id>`), which is what get-starknet
+          // v5 and starknet.js WalletAccountV5 read; the wallet's `chains` (every chain it serves) stay the same.
           const onAccounts = () => listener({ accounts: accounts() });
-          const onNetwork = () => listener({ chains: [chainName(wallet.chainId)], accounts: accounts() });
+          const onNetwork = () => listener({ accounts: accounts() });
           wallet.on('accountsChanged', onAccounts);
           wallet.on('networkChanged', onNetwork);
           return () => {

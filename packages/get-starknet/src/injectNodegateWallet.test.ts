@@ -13,6 +13,7 @@ interface GetStarknetV4 {
 }
 
 const SNAP = 'npm:@nodegate/starknet-snap';
+const SN_SEPOLIA = '0x534e5f5345504f4c4941';
 const A0 = '0x0123';
 
 const tagOf = (p: unknown) => (p as { tag: string }).tag;
@@ -28,6 +29,7 @@ function provider(tag: string, log: string[] = []): Eip1193Provider & { tag: str
       log.push(method);
       if (method === 'wallet_getSnaps' || method === 'wallet_requestSnaps') return { [SNAP]: { enabled: true } };
       const { request } = params as { request: { method: string; params: Record<string, unknown> } };
+      if (request.method === 'stk_getCurrentNetwork') return { chainId: SN_SEPOLIA, name: 'Starknet Sepolia' };
       if (request.method === 'stk_getStoredUserAccounts') return [{ address: A0, addressIndex: 0 }];
       return { echo: request };
     },
@@ -79,7 +81,7 @@ describe('findMetaMask (EIP-6963)', () => {
     announce(win, 'io.metamask', provider('stable', log));
     const wallet = injectNodegateWallet({ window: win });
     expect(await wallet.request({ type: 'wallet_requestAccounts' })).toEqual([A0]);
-    expect(log).toEqual(['wallet_requestSnaps', 'wallet_invokeSnap']);
+    expect(log).toEqual(['wallet_requestSnaps', 'wallet_invokeSnap', 'wallet_invokeSnap']);
   });
 });
 
@@ -134,6 +136,8 @@ describe('discovery', () => {
         if (method === 'wallet_getSnaps' || method === 'wallet_requestSnaps') return { [SNAP]: { enabled: true } };
         const { request } = params as { request: { method: string; params: Record<string, unknown> } };
         switch (request.method) {
+          case 'stk_getCurrentNetwork':
+            return { chainId: SN_SEPOLIA, name: 'Starknet Sepolia' };
           case 'stk_getStoredUserAccounts':
             return [{ address: A0, addressIndex: 0 }];
           case 'stk_switchNetwork':

@@ -7,12 +7,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodegateWallet } from './createNodegateWallet.js';
 import { createWalletStandardWallet } from './createWalletStandardWallet.js';
 import { SnapSigner } from './SnapSigner.js';
 import { startWalletHarness, type WalletHarness } from './testing/startWalletHarness.js';
 
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const VALID = '0x56414c4944'; // 'VALID', what an Argent account's is_valid_signature returns
+const SN_MAIN = '0x534e5f4d41494e';
 const FIXTURES = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
@@ -54,8 +56,20 @@ async function strkBalance(address: string): Promise<bigint> {
   return BigInt(r[0] ?? 0) + (BigInt(r[1] ?? 0) << 128n);
 }
 
+/** A JSON-RPC call to nodegate's mainnet network (the second dev chain). */
+async function mainnetRpc<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(h.mainnetRpcUrl ?? '', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
+  return body.result as T;
+}
+
 beforeAll(async () => {
-  h = await startWalletHarness();
+  h = await startWalletHarness({ mainnet: true });
   const provider = new RpcProvider({ nodeUrl: h.rpcUrl });
   account = await WalletAccount.connect(provider, h.wallet as never);
   // Fund and deploy the connected account (setup, through the snap directly, as a wallet UI would).
@@ -255,5 +269,106 @@ describe('WalletAccount through the connector and the real snap', () => {
       class_hash: sent.class_hash,
     });
     expect(onChain.sierra_program).toEqual(contract.sierra_program);
+  });
+
+  it("networks: a refused switch is 113; an approved one fires the WalletAccount handlers; a reloaded page learns the snap's network on connect; SnapSigner({ wallet }) signs for it", async () => {
+    const networks: unknown[] = [];
+    const accounts: unknown[] = [];
+    account.onNetworkChanged((c?: string, a?: string[]) => networks.push([c, a]));
+    account.onAccountChange((a?: string[]) => accounts.push(a));
+
+    h.user.answers.push(false);
+    await expect(account.switchStarknetChain(SN_MAIN as never)).rejects.toMatchObject({ code: 113 });
+    expect(networks).toEqual([]);
+    expect(await h.wallet.request({ type: 'wallet_requestChainId' })).toBe(h.chainId);
+
+    const dialogs = h.user.dialogs;
+    expect(await account.switchStarknetChain(SN_MAIN as never)).toBe(true);
+    expect(h.user.dialogs).toBe(dialogs + 1);
+    // The same key and account class give the same address on mainnet (recovered there: nothing stored yet).
+    expect(networks).toEqual([[SN_MAIN, [account.address]]]);
+    expect(accounts).toEqual([]); // the account list did not change
+    expect(await h.wallet.request({ type: 'wallet_requestChainId' })).toBe(SN_MAIN);
+    expect(await account.provider.getChainId()).toBe(SN_MAIN); // WalletAccount's own handler moved its provider
+
+    // Fund and deploy the account on mainnet (through the snap on that network), so it is stored there.
+    await mainnetRpc('devnet_mint', {
+      address: account.address,
+      amount: `0x${(10n ** 20n).toString(16)}`,
+      unit: 'FRI',
+    });
+    const deploy = (await h.provider.request({
+      method: 'wallet_invokeSnap',
+      params: {
+        snapId: h.wallet.snap.snapId,
+        request: { method: 'stk_createAccount', params: { chainId: SN_MAIN, addressIndex: 0, deploy: true } },
+      },
+    })) as { transaction_hash: string };
+    for (let i = 0; ; i++) {
+      const st = await mainnetRpc<{ finality_status: string }>('starknet_getTransactionStatus', {
+        transaction_hash: deploy.transaction_hash,
+      }).catch(() => undefined);
+      if (st?.finality_status === 'ACCEPTED_ON_L2') break;
+      if (i > 300) throw new Error('the mainnet deploy was not accepted');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    // A page reload: a new connector that assumes SN_SEPOLIA, a dApp that restores its account and reconnects silently.
+    const reloaded = createNodegateWallet({ provider: h.provider, snapId: h.wallet.snap.snapId });
+    expect(reloaded.chainId).toBe(h.chainId);
+    const restored = new WalletAccount({
+      provider: new RpcProvider({ nodeUrl: h.rpcUrl }),
+      walletProvider: reloaded as never,
+      address: account.address,
+    });
+    const seen: unknown[] = [];
+    restored.onNetworkChanged((c?: string, a?: string[]) => seen.push(['network', c, a]));
+    restored.onAccountChange((a?: string[]) => seen.push(['accounts', a]));
+    expect(await restored.requestAccounts(true)).toEqual([account.address]);
+    expect(seen).toEqual([
+      ['network', SN_MAIN, [account.address]],
+      ['accounts', [account.address]],
+    ]);
+    expect(reloaded.chainId).toBe(SN_MAIN);
+    expect(await restored.provider.getChainId()).toBe(SN_MAIN);
+
+    // SnapSigner following the reloaded wallet signs for mainnet: the mainnet chain checks the signature.
+    const signer = new SnapSigner({ wallet: reloaded, address: account.address });
+    const onMainnet = new Account({
+      provider: new RpcProvider({ nodeUrl: h.mainnetRpcUrl ?? '' }),
+      address: account.address,
+      signer,
+    });
+    const sent = await onMainnet.execute({
+      contractAddress: STRK,
+      entrypoint: 'transfer',
+      calldata: ['0xee1', '3', '0'],
+    });
+    for (let i = 0; ; i++) {
+      const st = await mainnetRpc<{ finality_status: string; execution_status?: string }>(
+        'starknet_getTransactionStatus',
+        { transaction_hash: sent.transaction_hash },
+      ).catch(() => undefined);
+      if (st?.finality_status === 'ACCEPTED_ON_L2') {
+        expect(st.execution_status).toBe('SUCCEEDED');
+        break;
+      }
+      if (i > 300) throw new Error('the mainnet transfer was not accepted');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const balance = await mainnetRpc<string[]>('starknet_call', {
+      request: {
+        contract_address: STRK,
+        entry_point_selector: hash.getSelectorFromName('balance_of'),
+        calldata: ['0xee1'],
+      },
+      block_id: 'latest',
+    });
+    expect(BigInt(balance[0] ?? 0)).toBe(3n);
+    expect(await strkBalance('0xee1')).toBe(0n); // nothing happened on the test network
+
+    // back to the test network for whatever runs next
+    expect(await account.switchStarknetChain(h.chainId as never)).toBe(true);
+    expect(networks.at(-1)).toEqual([h.chainId, [account.address]]);
   });
 });

@@ -110,3 +110,18 @@ export function getNetwork(chainId: unknown): NetworkConfig {
   }
   return net;
 }
+
+/**
+ * The wallet's selected network: the stored selection (stk_switchNetwork), or the test network until one is chosen
+ * (or when the stored one is not in this build).
+ *
+ * @param selected - The stored `selectedChainId`, if any.
+ * @returns The network.
+ * @example
+ * ```ts
+ * selectedNetwork(undefined).chainId; // '0x534e5f5345504f4c4941'
+ * ```
+ */
+export function selectedNetwork(selected: string | undefined): NetworkConfig {
+  return (selected ? NETWORKS[selected] : undefined) ?? NETWORKS[TESTNET_CHAIN_ID]!;
+}

@@ -4,6 +4,7 @@ import type { Params } from './lib/params';
 import { stk_createAccount } from './rpcs/stk_createAccount';
 import { stk_declareContract } from './rpcs/stk_declareContract';
 import { stk_executeTxn } from './rpcs/stk_executeTxn';
+import { stk_getCurrentNetwork } from './rpcs/stk_getCurrentNetwork';
 import { stk_getDeploymentData } from './rpcs/stk_getDeploymentData';
 import { stk_signDeclareTransaction } from './rpcs/stk_signDeclareTransaction';
 import { stk_signDeployAccountTransaction } from './rpcs/stk_signDeployAccountTransaction';
@@ -62,6 +63,7 @@ export const METHODS = {
   stk_declareContract: { handler: stk_declareContract, usesChain: true, needsConsent: true },
   stk_getDeploymentData: { handler: stk_getDeploymentData, usesChain: true, needsConsent: false },
   stk_switchNetwork: { handler: stk_switchNetwork, usesChain: true, needsConsent: true },
+  stk_getCurrentNetwork: { handler: stk_getCurrentNetwork, usesChain: false, needsConsent: false },
   stk_watchAsset: { handler: stk_watchAsset, usesChain: true, needsConsent: true },
   stk_signTransaction: { handler: stk_signTransaction, usesChain: false, needsConsent: true },
   stk_signDeclareTransaction: { handler: stk_signDeclareTransaction, usesChain: false, needsConsent: true },

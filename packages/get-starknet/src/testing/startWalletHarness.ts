@@ -5,7 +5,7 @@
  * the snap's dialogs. The connector under test is the real one.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
@@ -21,6 +21,12 @@ const SNAP_PKG = join(REPO, 'packages', 'starknet-snap');
 export interface WalletHarnessOptions {
   /** The recovery phrase MetaMask holds (the snap's keys derive from it). */
   secretRecoveryPhrase?: string;
+  /**
+   * Serve a second network, Starknet mainnet (`SN_MAIN`), through the same nodegate: a second dev chain started with
+   * that chain id, behind a `starknet-mainnet` network of a nodegate config file, baked into the snap as its mainnet.
+   * Without it the snap's mainnet is a closed port.
+   */
+  mainnet?: boolean;
 }
 
 /** What the "user" answers to the snap's next dialogs (a queue; empty = approve). */
@@ -43,13 +49,15 @@ export interface WalletHarness {
   rpcUrl: string;
   /** The dev chain's chain id. */
   chainId: string;
+  /** With `mainnet`: nodegate's Starknet JSON-RPC URL of the mainnet dev chain. */
+  mainnetRpcUrl?: string;
   /** A JSON-RPC call to nodegate (dev chain helpers and independent checks). */
   rpc<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
   /** Stops the snap, the file server and nodegate. */
   close(): Promise<void>;
 }
 
-function waitForJson(path: string, child: ChildProcess, timeoutMs: number): Promise<unknown> {
+function waitForJson(path: string, child: ChildProcess, timeoutMs: number, what = 'nodegate'): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const timer = setInterval(() => {
@@ -65,10 +73,10 @@ function waitForJson(path: string, child: ChildProcess, timeoutMs: number): Prom
       }
       if (child.exitCode !== null) {
         clearInterval(timer);
-        reject(new Error(`nodegate exited with ${child.exitCode} before writing ${path}`));
+        reject(new Error(`${what} exited with ${child.exitCode} before writing ${path}`));
       } else if (Date.now() - started > timeoutMs) {
         clearInterval(timer);
-        reject(new Error(`nodegate did not write ${path} within ${timeoutMs} ms`));
+        reject(new Error(`${what} did not write ${path} within ${timeoutMs} ms`));
       }
     }, 100);
   });
@@ -118,24 +126,86 @@ export async function startWalletHarness(options: WalletHarnessOptions = {}): Pr
   const out = mkdtempSync(join(itDir, 'it-snap-'));
   const cli = join(REPO, 'packages', 'gateway', 'dist', 'cli', 'main.js');
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npx tsc -b first`);
-  const gateway = spawn(
-    process.execPath,
-    [cli, 'start', '--listen', '127.0.0.1:0', '--data-dir', join(work, 'gw'), '--ready-file', ready],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  gateway.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
-  });
-  const stopGateway = () => {
-    if (gateway.exitCode === null) gateway.kill('SIGTERM');
+  const children: ChildProcess[] = [];
+  const stopChildren = () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   };
   try {
+    const gatewayArgs = [
+      cli,
+      'start',
+      '--listen',
+      '127.0.0.1:0',
+      '--data-dir',
+      join(work, 'gw'),
+      '--ready-file',
+      ready,
+    ];
+    if (options.mainnet) {
+      // The mainnet dev chain, then a nodegate config with both networks (no Ethereum or IPFS backends).
+      const devchainCli = join(REPO, 'packages', 'starknet-devchain', 'dist', 'cli.js');
+      const mainReady = join(work, 'mainnet-ready.json');
+      const devchain = spawn(
+        process.execPath,
+        [
+          devchainCli,
+          '--listen',
+          '127.0.0.1:0',
+          '--chain-id',
+          'SN_MAIN',
+          '--data-dir',
+          join(work, 'mainnet'),
+          '--ready-file',
+          mainReady,
+        ],
+        { cwd: REPO, stdio: 'ignore' },
+      );
+      children.push(devchain);
+      const { rpc: mainnetNode } = (await waitForJson(mainReady, devchain, 60_000, 'the mainnet dev chain')) as {
+        rpc: string;
+      };
+      const config = join(work, 'nodegate.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          listen: '127.0.0.1:0',
+          dataDir: join(work, 'gw'),
+          devKey: true,
+          networks: [
+            {
+              name: 'starknet-devnet',
+              family: 'starknet',
+              chainId: 'SN_SEPOLIA',
+              dev: true,
+              pathPrefix: '/starknet-devnet',
+              upstreams: [{ name: 'starknet-devchain', embedded: 'starknet-devchain' }],
+            },
+            {
+              name: 'starknet-mainnet',
+              family: 'starknet',
+              chainId: 'SN_MAIN',
+              dev: true,
+              pathPrefix: '/starknet-mainnet',
+              upstreams: [{ name: 'devchain-mainnet', http: mainnetNode }],
+            },
+          ],
+        }),
+      );
+      gatewayArgs.push('--config', config);
+    }
+    const gateway = spawn(process.execPath, gatewayArgs, { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(gateway);
+    let stderr = '';
+    gateway.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
     const r = (await waitForJson(ready, gateway, 120_000).catch((e: Error) => {
       throw new Error(`${e.message}\n${stderr}`);
     })) as { networks: Record<string, { http: string }>; devKey: { key: string } };
     const net = r.networks['starknet-devnet'];
     if (!net) throw new Error('the gateway ready file has no starknet-devnet network');
+    const mainnet = options.mainnet ? r.networks['starknet-mainnet'] : undefined;
+    if (options.mainnet && !mainnet) throw new Error('the gateway ready file has no starknet-mainnet network');
     const rpcUrl = `${net.http.replace(/\/+$/, '')}/v3/${r.devKey.key}`;
     let rpcId = 0;
     const rpc = async <T>(method: string, params: Record<string, unknown> = {}): Promise<T> => {
@@ -167,7 +237,14 @@ export async function startWalletHarness(options: WalletHarnessOptions = {}): Pr
         SNAP_SEPOLIA_API_KEY: r.devKey.key,
         SNAP_SEPOLIA_ACCOUNT_CLASS_HASH: oldClass,
         SNAP_SEPOLIA_LATEST_ACCOUNT_CLASS_HASH: newClass,
-        SNAP_MAINNET_URL: 'http://127.0.0.1:9/starknet-mainnet',
+        ...(mainnet
+          ? {
+              SNAP_MAINNET_URL: mainnet.http,
+              SNAP_MAINNET_API_KEY: r.devKey.key,
+              SNAP_MAINNET_ACCOUNT_CLASS_HASH: oldClass,
+              SNAP_MAINNET_LATEST_ACCOUNT_CLASS_HASH: newClass,
+            }
+          : { SNAP_MAINNET_URL: 'http://127.0.0.1:9/starknet-mainnet', SNAP_MAINNET_API_KEY: '' }),
       },
     });
     if (build.status !== 0) throw new Error(`building the snap failed:\n${build.stdout}\n${build.stderr}`);
@@ -238,18 +315,19 @@ export async function startWalletHarness(options: WalletHarnessOptions = {}): Pr
       user,
       rpcUrl,
       chainId,
+      ...(mainnet ? { mainnetRpcUrl: `${mainnet.http.replace(/\/+$/, '')}/v3/${r.devKey.key}` } : {}),
       rpc,
       async close() {
         closed = true;
         await snap.executionService.terminateAllSnaps().catch(() => {});
         await new Promise((resolve) => server.close(resolve));
-        stopGateway();
+        stopChildren();
         rmSync(work, { recursive: true, force: true });
         rmSync(out, { recursive: true, force: true });
       },
     };
   } catch (error) {
-    stopGateway();
+    stopChildren();
     rmSync(work, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
     throw error;

@@ -29,7 +29,10 @@ export function providerFor(net: NetworkConfig): RpcProvider {
  */
 export async function assertChainId(net: NetworkConfig): Promise<void> {
   if (checkedChainIds.has(net.chainId)) return;
-  const reported = await chainCall(net, 'read the chain id', () => providerFor(net).getChainId());
+  // Asked of the node itself: the shared provider is built with the configured chain id and would answer that.
+  const reported = await chainCall(net, 'read the chain id', () =>
+    new RpcProvider({ nodeUrl: net.rpcUrl }).getChainId(),
+  );
   if (BigInt(reported as string) !== BigInt(net.chainId)) {
     throw snapError(
       SnapErrorCode.NodeUnreachable,

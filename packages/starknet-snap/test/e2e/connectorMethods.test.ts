@@ -471,16 +471,19 @@ describe('dialogs of a contract whose class has no ABI', () => {
 });
 
 describe('stk_switchNetwork and stk_watchAsset', () => {
-  it('switching asks once; a refusal is 4001; an unknown chain is -32602', async () => {
-    const refused = send(snap, 'stk_switchNetwork', {});
-    await answer(refused, false);
-    expect((await errorOf(refused)).code).toBe(4001);
-    const pending = send(snap, 'stk_switchNetwork', {});
-    expect(dialogText(await answer(pending, true))).toContain(CHAIN_ID);
-    expect(await result(pending)).toBe(true);
-    // already selected: no dialog
+  it('stk_getCurrentNetwork is the test network until switched; switching to it answers at once; an unreachable or unknown network is refused and the selection stays', async () => {
+    const current = { chainId: CHAIN_ID, name: NETWORK };
+    expect(await result(send(snap, 'stk_getCurrentNetwork', {}))).toEqual(current);
+    // already the selected network: true without a dialog (a dialog would leave this request pending)
     expect(await result(send(snap, 'stk_switchNetwork', {}))).toBe(true);
+    // mainnet's node is a closed port in this build: refused before any dialog, nothing stored
+    const unreachable = await errorOf(send(snap, 'stk_switchNetwork', { chainId: '0x534e5f4d41494e' }));
+    expect(unreachable.code).toBe(-32006);
+    expect(unreachable.message).toContain('Starknet Mainnet');
     expect((await errorOf(send(snap, 'stk_switchNetwork', { chainId: '0x1234' }))).code).toBe(-32602);
+    expect(await result(send(snap, 'stk_getCurrentNetwork', {}))).toEqual(current);
+    // The switch dialog itself (approve, refuse → 4001) is exercised with a reachable second network by the
+    // connector's integration test (packages/get-starknet/src/walletAccount.integration.test.ts).
   });
 
   it('watches STRK after reading it on chain; a contract that is not an ERC20 or wrong details are refused', async () => {
