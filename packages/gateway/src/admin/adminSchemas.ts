@@ -225,6 +225,9 @@ export const RequestsResponse = Type.Array(
     latencyMs: Type.Number(),
     credits: Type.Number(),
     upstream: Type.Union([Type.String(), Type.Null()]),
+    failover: Type.Union([Type.Literal('partner'), Type.Null()], {
+      description: '"partner" when a failover partner answered (failover protection)',
+    }),
   }),
 );
 export const OkBody = Type.Object({ ok: Type.Boolean() });

@@ -11,7 +11,8 @@ const MAX_METHOD_LENGTH = 64;
  * requests and are left out), e.g.
  * `{"level":"info","time":"…","msg":"request","requestId":"9f2c61d0-1b","network":"eth-devnet",
  * "transport":"http","method":"eth_call","status":200,"latencyMs":3,"key":"3111…","credits":80,
- * "upstream":"anvil","bytesIn":120,"bytesOut":66}`. The key appears only as its first four
+ * "upstream":"anvil","bytesIn":120,"bytesOut":66}` (plus `"failover":"partner"` when a failover
+ * partner answered). The key appears only as its first four
  * characters; the method is shortened to 64 characters and redacted (it is the client's text).
  * Items of one batch share their request id. Lines go to `write`, or to stderr through an
  * asynchronous buffer that `close()` flushes.
@@ -52,6 +53,7 @@ export function createAccessLogRecorder(
             refusal: e.refusal,
             credits: e.credits,
             upstream: e.upstream,
+            failover: e.failover,
             bytesIn: Math.round(e.bytesIn),
             bytesOut: Math.round(e.bytesOut),
           },

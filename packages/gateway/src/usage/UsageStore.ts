@@ -46,6 +46,8 @@ export interface RecentRequest {
   readonly latencyMs: number;
   readonly credits: number;
   readonly upstream: string | null;
+  /** `partner` when a failover partner answered (failover protection), else null. */
+  readonly failover: 'partner' | null;
 }
 
 /** Reads recorded usage (the admin API and the dashboard draw from it). */

@@ -126,6 +126,7 @@ function writeParams(batch: UsageBatch): unknown[] {
     r.map((x) => x.bytesIn),
     r.map((x) => x.bytesOut),
     r.map((x) => nullable(x.upstream)),
+    r.map((x) => nullable(x.failover)),
   ];
 }
 
@@ -208,7 +209,7 @@ export function createSqlUsageStore(
       }
       params.push(Math.max(0, options.limit));
       const sql = `SELECT request_id, at, key, network, method, transport, status, error_code, refusal,
-          latency_ms, credits, upstream
+          latency_ms, credits, upstream, failover
         FROM usage_recent WHERE ${where} ORDER BY at DESC, id DESC LIMIT $${params.length}`;
       const rows = (
         await query<{
@@ -224,6 +225,7 @@ export function createSqlUsageStore(
           latency_ms: number;
           credits: Num;
           upstream: string | null;
+          failover: string | null;
         }>(sql, params)
       ).rows;
       return rows.map((r) => ({
@@ -239,6 +241,7 @@ export function createSqlUsageStore(
         latencyMs: Number(r.latency_ms),
         credits: num(r.credits),
         upstream: r.upstream,
+        failover: r.failover === 'partner' ? 'partner' : null,
       }));
     },
 

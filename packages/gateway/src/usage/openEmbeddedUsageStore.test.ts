@@ -1,11 +1,24 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { expect, it } from 'vitest';
+import type { SqlQuery } from '../store/createSqlKeyStore.js';
 import { openEmbeddedUsageStore } from './openEmbeddedUsageStore.js';
+import { openSqlUsageStore } from './openSqlUsageStore.js';
 import { aggregate, usageStoreContract } from './usageStoreContract.js';
 
-usageStoreContract('embedded (PGlite, in memory)', () => openEmbeddedUsageStore(undefined));
+usageStoreContract(
+  'embedded (PGlite, in memory)',
+  () => openEmbeddedUsageStore(undefined),
+  async (setupSql) => {
+    // the same tables over a database that already holds older ones
+    const db = new PGlite();
+    await db.exec(setupSql);
+    const store = await openSqlUsageStore(((sql: string, params?: unknown[]) => db.query(sql, params)) as SqlQuery);
+    return { ...store, close: () => db.close() };
+  },
+);
 
 it('the embedded store keeps usage in its directory across reopening', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'nodegate-usage-'));

@@ -20,7 +20,22 @@ afterAll(async () => {
   await client.end();
 });
 
-usageStoreContract('PostgreSQL', () => openPostgresUsageStore(URL, { schema: freshSchema() }));
+usageStoreContract(
+  'PostgreSQL',
+  () => openPostgresUsageStore(URL, { schema: freshSchema() }),
+  async (setupSql) => {
+    // older tables in a schema of their own, then the current store opened over them
+    const schema = freshSchema();
+    const client = new pg.Client({ connectionString: URL });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}; ${setupSql}`);
+    } finally {
+      await client.end();
+    }
+    return openPostgresUsageStore(URL, { schema });
+  },
+);
 
 it('opening the same schema twice at once is fine (two gateways starting)', async () => {
   const schema = freshSchema();

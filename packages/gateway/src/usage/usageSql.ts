@@ -7,7 +7,8 @@
  *   that an account's queries read one row where its keys would give a hundred.
  *   All four are written by the one statement of a flush.
  * - `usage_errors_minute` / `usage_errors_hour`: failed answers per (key, network, status, error code).
- * - `usage_recent`: the request explorer's log, trimmed to the newest N per key on every write.
+ * - `usage_recent`: the request explorer's log, trimmed to the newest N per key on every write;
+ *   `failover` is `partner` when a failover partner answered (added to older logs by `ALTER`).
  *
  * Times are `timestamptz` binned from the Unix epoch (UTC), whatever the session's time zone.
  *
@@ -117,9 +118,12 @@ CREATE TABLE IF NOT EXISTS usage_recent (
   credits     bigint NOT NULL,
   bytes_in    bigint NOT NULL,
   bytes_out   bigint NOT NULL,
-  upstream    text
+  upstream    text,
+  failover    text
 );
 CREATE INDEX IF NOT EXISTS usage_recent_key_at ON usage_recent (key, at DESC, id DESC);
+-- migration: request logs written before failover was recorded
+ALTER TABLE usage_recent ADD COLUMN IF NOT EXISTS failover text;
 `;
 
 const EPOCH = `timestamptz '1970-01-01 00:00:00+00'`;
@@ -193,14 +197,14 @@ WITH a AS (
   DO UPDATE SET count = t.count + EXCLUDED.count, account_id = EXCLUDED.account_id
 ), r AS (
   INSERT INTO usage_recent (key, account_id, request_id, at, network, method, transport, status, error_code,
-                            refusal, latency_ms, credits, bytes_in, bytes_out, upstream)
+                            refusal, latency_ms, credits, bytes_in, bytes_out, upstream, failover)
   SELECT key, account_id, request_id, ${fromMs('ms')}, network, method, transport, status, error_code,
-         refusal, latency_ms, credits, bytes_in, bytes_out, upstream
+         refusal, latency_ms, credits, bytes_in, bytes_out, upstream, failover
   FROM unnest($20::text[], $21::text[], $22::text[], $23::float8[], $24::text[], $25::text[], $26::text[],
               $27::int[], $28::int[], $29::text[], $30::float8[], $31::bigint[], $32::bigint[], $33::bigint[],
-              $34::text[])
+              $34::text[], $35::text[])
     AS u(key, account_id, request_id, ms, network, method, transport, status, error_code,
-         refusal, latency_ms, credits, bytes_in, bytes_out, upstream)
+         refusal, latency_ms, credits, bytes_in, bytes_out, upstream, failover)
   ORDER BY ms
 )
 SELECT 1 AS done`;

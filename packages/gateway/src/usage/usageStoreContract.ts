@@ -78,9 +78,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * fresh, empty store; the suite closes it.
  *
  * @example
- * usageStoreContract('embedded (PGlite)', () => openEmbeddedUsageStore(undefined));
+ * usageStoreContract('embedded (PGlite)', () => openEmbeddedUsageStore(undefined), openEmbeddedAfter);
  */
-export function usageStoreContract(name: string, open: () => Promise<UsageStore>) {
+export function usageStoreContract(
+  name: string,
+  open: () => Promise<UsageStore>,
+  /** Runs `setupSql` on fresh storage, then opens the current store over it (migration). */
+  openAfter: (setupSql: string) => Promise<UsageStore>,
+) {
   const withStore = (fn: (store: UsageStore) => Promise<void>) => async () => {
     const store = await open();
     try {
@@ -372,8 +377,9 @@ export function usageStoreContract(name: string, open: () => Promise<UsageStore>
           latencyMs: 5,
           credits: 10,
           upstream: null,
+          failover: null,
         });
-        expect(all[1]).toMatchObject({ errorCode: -32000, refusal: null, upstream: 'anvil-1' });
+        expect(all[1]).toMatchObject({ errorCode: -32000, refusal: null, upstream: 'anvil-1', failover: null });
         expect((await store.recentRequests('k1', { limit: 2 })).map((r) => r.requestId)).toEqual([
           events[5]!.requestId,
           events[4]!.requestId,
@@ -444,5 +450,62 @@ export function usageStoreContract(name: string, open: () => Promise<UsageStore>
         expect((await store.recentRequests('ka1', { limit: 10 })).map((r) => r.method)).toEqual(['eth_call']);
       }),
     );
+
+    it(
+      'keeps which requests a failover partner answered',
+      withStore(async (store) => {
+        await store.write(
+          batch({
+            recent: [
+              usageEvent({ key: 'k1', at: T0, upstream: 'partner-a', failover: 'partner' }),
+              usageEvent({ key: 'k1', at: T0 + 1, upstream: 'anvil-1' }),
+            ],
+          }),
+        );
+        const [plain, byPartner] = await store.recentRequests('k1', { limit: 10 });
+        expect(byPartner).toMatchObject({ upstream: 'partner-a', failover: 'partner' });
+        expect(plain).toMatchObject({ upstream: 'anvil-1', failover: null });
+      }),
+    );
+
+    it('migrates a request log from before failover was recorded: old rows read failover null, new rows keep it', async () => {
+      const store = await openAfter(`${LEGACY_RECENT_SCHEMA}
+        INSERT INTO usage_recent (key, account_id, request_id, at, network, method, transport, status, latency_ms,
+                                  credits, bytes_in, bytes_out, upstream)
+        VALUES ('k1', 'acct_a', 'old', '${iso(T0)}', 'eth-devnet', 'eth_call', 'http', 200, 5, 10, 100, 200, 'anvil-1');`);
+      try {
+        await store.write(
+          batch({ recent: [usageEvent({ key: 'k1', at: T0 + 1, upstream: 'partner-a', failover: 'partner' })] }),
+        );
+        const rows = await store.recentRequests('k1', { limit: 10 });
+        expect(rows.map((r) => [r.requestId, r.failover])).toEqual([
+          [`req_${T0 + 1}`, 'partner'],
+          ['old', null],
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
   });
 }
+
+/** The request log as it was before `failover` was recorded (for the migration test). */
+const LEGACY_RECENT_SCHEMA = `
+CREATE TABLE usage_recent (
+  id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  key         text NOT NULL,
+  account_id  text NOT NULL,
+  request_id  text NOT NULL,
+  at          timestamptz NOT NULL,
+  network     text NOT NULL,
+  method      text NOT NULL,
+  transport   text NOT NULL,
+  status      integer NOT NULL,
+  error_code  integer,
+  refusal     text,
+  latency_ms  double precision NOT NULL,
+  credits     bigint NOT NULL,
+  bytes_in    bigint NOT NULL,
+  bytes_out   bigint NOT NULL,
+  upstream    text
+);`;

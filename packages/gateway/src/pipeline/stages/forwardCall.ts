@@ -41,7 +41,7 @@ export async function forwardCall(ctx: RequestContext, network: Network, gate: K
       prepared.policy,
       prepared.finish === undefined,
       ctx.signal,
-      { deadline: ctx.deadline, partners },
+      { deadline: ctx.deadline, partners, requestId: ctx.requestId },
     );
     call.upstream = upstream;
     if (failover) call.failover = failover;
