@@ -7,20 +7,22 @@ interface Entry extends CachedEntry {
 }
 
 /**
- * What the cache counts against its bound, in bytes. Strings as UTF-16 (two bytes a character,
- * more than V8 uses for ASCII); the fixed parts were measured with `bench/support/cacheSoak.ts`
- * (heap after GC against this count) and rounded up.
+ * What the cache counts against its bound, in bytes, besides its strings (each counted as V8
+ * stores it: a 16-byte header and one byte a character when every character fits in Latin-1,
+ * two otherwise, rounded up to 8). The fixed parts were checked with `bench/support/cacheSoak.ts`
+ * (the heap after a full GC against this count) and rounded up.
  */
 export const MEMORY_CACHE_COSTS = {
   /** An entry: its Map slot, the entry object and its block reference. */
-  entry: 160,
+  entry: 320,
   /** A tag: its Map slot and its Set. */
   tag: 200,
   /** One entry's membership in its tag's Set. */
-  member: 40,
+  member: 64,
 } as const;
 
-const strBytes = (s: string) => s.length * 2;
+const WIDE = /[^\u0000-\u00ff]/;
+const strBytes = (s: string) => 16 + (((WIDE.test(s) ? 2 * s.length : s.length) + 7) & ~7);
 const entryBytes = (key: string, value: string, tag: string | undefined, block: BlockRef | undefined) =>
   strBytes(key) +
   strBytes(value) +

@@ -3,19 +3,27 @@ import type { Redis } from 'ioredis';
 import type { CachedEntry, CacheStats, ResponseCache } from './ResponseCache.js';
 
 /**
- * What the Redis store counts against its bound, in bytes, besides the bytes of every string it
- * stores (Lua `string.len`): per entry, the Redis key of its value plus its place in the LRU
- * sorted set and the size hash (the entry key stored three more times, counted), and per tag its
- * set. The fixed parts were checked with `MEMORY USAGE` over every key of the store in
- * `bench/support/cacheSoak.ts` and rounded up.
+ * What the Redis store counts against its bound, in bytes: per entry its value as the allocator
+ * holds it (its length rounded up to jemalloc's size class: a quarter of the power of two below
+ * it), its key four times (the value's key, its place in the LRU sorted set, the size hash, and
+ * room for each) plus `entry`, and when it has a tag its place in the tag's set (its key plus
+ * `member`); per tag, its set's key plus `tag`. Checked with `MEMORY USAGE` (SAMPLES 0) over
+ * every key of the store in `bench/support/cacheSoak.ts` and rounded up.
  */
-export const REDIS_CACHE_COSTS = { entry: 200, tag: 100 } as const;
+export const REDIS_CACHE_COSTS = { entry: 240, member: 80, tag: 100 } as const;
 
 const PRELUDE = `
 local p = ARGV[1]
 local meta, lru, total, clock = p..'cachemeta', p..'cachelru', p..'cachebytes', p..'cacheclock'
-local ENTRY, TAG = ${REDIS_CACHE_COSTS.entry}, ${REDIS_CACHE_COSTS.tag}
+local ENTRY, MEMBER, TAG = ${REDIS_CACHE_COSTS.entry}, ${REDIS_CACHE_COSTS.member}, ${REDIS_CACHE_COSTS.tag}
 local function tagKey(t) return p..'cachetag:'..t end
+-- a string's bytes as jemalloc holds them: small ones by 16, larger ones by a quarter of their power of two
+local function alloc(n)
+  n = n + 16
+  if n <= 128 then return math.ceil(n / 16) * 16 end
+  local step = 2 ^ math.floor(math.log(n - 1) / math.log(2)) / 4
+  return math.ceil(n / step) * step
+end
 local function tagCost(t) return string.len(tagKey(t)) + TAG end
 -- removes an entry and everything counted for it; 1 when its value was still there
 local function forget(m)
@@ -40,8 +48,8 @@ end
 const SET_LUA = `${PRELUDE}
 local k, v, ttl, tag, max = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6])
 forget(k)
-local cost = string.len(v) + 4 * string.len(k) + ENTRY
-if tag ~= '' then cost = cost + string.len(k) end
+local cost = alloc(string.len(v)) + 4 * string.len(k) + ENTRY
+if tag ~= '' then cost = cost + string.len(k) + MEMBER end
 local newTag = tag ~= '' and redis.call('EXISTS', tagKey(tag)) == 0
 local need = cost
 if newTag then need = need + tagCost(tag) end
