@@ -1,4 +1,5 @@
-import type { Network, UpstreamHealth } from '../network/createNetwork.js';
+import type { ClassHealth, Network, UpstreamHealth } from '../network/createNetwork.js';
+import { SCORE_CLASSES } from '../upstream/scoreClassOf.js';
 import type { CollectorSpec, MetricSample } from './createGatewayMetrics.js';
 
 const BREAKER = { closed: 0, 'half-open': 1, open: 2 } as const;
@@ -6,9 +7,11 @@ const BREAKER = { closed: 0, 'half-open': 1, open: 2 } as const;
 /**
  * The upstreams' health, read from each network's background snapshot at scrape time (no
  * upstream traffic): `nodegate_upstream_healthy`, `nodegate_upstream_breaker_state` (0 closed,
- * 1 half-open, 2 open), `nodegate_upstream_score` (lower is better), `nodegate_upstream_head_lag`
- * (blocks behind the best upstream), `nodegate_upstream_latency_ewma_ms`,
- * `nodegate_upstream_consecutive_failures`, each by `{network, upstream, role}`; and
+ * 1 half-open, 2 open), `nodegate_upstream_head_lag` (blocks behind the best upstream),
+ * `nodegate_upstream_consecutive_failures`, each by `{network, upstream, role}`;
+ * `nodegate_upstream_score` (lower is better), `nodegate_upstream_latency_ewma_ms`,
+ * `nodegate_upstream_latency_p95_ms` and `nodegate_upstream_error_rate`, each by
+ * `{network, upstream, role, class}` (the method class: `light`, `heavy`, `write`); and
  * `nodegate_failovers_total{network, kind}` (`upstream`: answered by another upstream than the
  * preferred one; `partner`: by a failover partner).
  *
@@ -26,6 +29,18 @@ export function upstreamCollectors(networks: readonly Network[]): CollectorSpec[
       }),
     );
   const labelNames = ['network', 'upstream', 'role'];
+  const perClass = (value: (c: ClassHealth) => number | undefined) => (): MetricSample[] =>
+    networks.flatMap((n) =>
+      n.health().flatMap((h) =>
+        SCORE_CLASSES.flatMap((cls) => {
+          const v = value(h.classes[cls]);
+          return v === undefined
+            ? []
+            : [{ labels: { network: n.settings.name, upstream: h.name, role: h.role, class: cls }, value: v }];
+        }),
+      ),
+    );
+  const classLabelNames = [...labelNames, 'class'];
   return [
     {
       name: 'nodegate_upstream_healthy',
@@ -43,10 +58,10 @@ export function upstreamCollectors(networks: readonly Network[]): CollectorSpec[
     },
     {
       name: 'nodegate_upstream_score',
-      help: 'Routing score of the upstream (latency x errors x head lag; lower is better)',
+      help: 'Routing score of the upstream for a method class (latency x errors x head lag; lower is better)',
       type: 'gauge',
-      labelNames,
-      collect: each((h) => h.score),
+      labelNames: classLabelNames,
+      collect: perClass((c) => c.score),
     },
     {
       name: 'nodegate_upstream_head_lag',
@@ -57,10 +72,24 @@ export function upstreamCollectors(networks: readonly Network[]): CollectorSpec[
     },
     {
       name: 'nodegate_upstream_latency_ewma_ms',
-      help: 'Latency of the upstream, exponentially weighted, milliseconds',
+      help: 'Latency of the upstream for a method class, exponentially weighted, milliseconds',
       type: 'gauge',
-      labelNames,
-      collect: each((h) => h.latencyMs),
+      labelNames: classLabelNames,
+      collect: perClass((c) => c.latencyMs),
+    },
+    {
+      name: 'nodegate_upstream_latency_p95_ms',
+      help: 'The 95th percentile of the upstream latency for a method class (its last 128 answers), milliseconds',
+      type: 'gauge',
+      labelNames: classLabelNames,
+      collect: perClass((c) => c.p95Ms),
+    },
+    {
+      name: 'nodegate_upstream_error_rate',
+      help: 'Share of failing answers of the upstream for a method class, exponentially weighted',
+      type: 'gauge',
+      labelNames: classLabelNames,
+      collect: perClass((c) => c.errorRate),
     },
     {
       name: 'nodegate_upstream_consecutive_failures',
