@@ -32,6 +32,13 @@ export { constValue } from './vm/constValue.js';
 export { BYTE_ARRAY_MAGIC, decodePanicData } from './vm/decodePanicData.js';
 export { decodeShortString } from './vm/decodeShortString.js';
 export { findHandlerFactory } from './vm/findHandlerFactory.js';
+export {
+  BUILTIN_GAS,
+  ENTRY_POINT_INITIAL_GAS,
+  libfuncBuiltinGas,
+  STATEMENT_GAS,
+  SYSCALL_GAS,
+} from './vm/gasCosts.js';
 export { isPanicResult } from './vm/isPanicResult.js';
 export { type ParsedSierraText, parseSierraText } from './vm/parseSierraText.js';
 export { type PreparedProgram, type PreparedStatement, prepareProgram } from './vm/prepareProgram.js';
@@ -51,6 +58,7 @@ export { runFunction } from './vm/runFunction.js';
 export { SierraRunError } from './vm/SierraRunError.js';
 export type {
   ArrayValue,
+  CallGas,
   DictEntryValue,
   DictValue,
   EmittedEvent,

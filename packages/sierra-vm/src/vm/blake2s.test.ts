@@ -10,7 +10,6 @@ import type { RunContext, Value } from './types.js';
 const { program } = parseSierraText('type u32 = u32 [storable: true, drop: true, dup: true, zero_sized: false];');
 const env = { program, registry: prepareProgram(program).registry };
 const ctx: RunContext = {
-  withdrawGasCost: 100n,
   storage: new Map(),
   events: [],
   executionInfo: {},

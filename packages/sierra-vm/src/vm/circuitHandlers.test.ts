@@ -19,7 +19,6 @@ type Circuit<Tuple<InverseGate<SubModGate<CircuitInput<0>, CircuitInput<1>>>>> =
 `);
 const env = { program, registry: prepareProgram(program).registry };
 const ctx: RunContext = {
-  withdrawGasCost: 100n,
   storage: new Map(),
   events: [],
   executionInfo: {},

@@ -41,13 +41,12 @@ describe('coupons', () => {
     expect(r.values).toEqual([42n]);
     expect(r.steps).toBe(9);
     const ctx = {
-      withdrawGasCost: 0n,
       storage: new Map(),
       events: [],
       executionInfo: {},
       messages: [],
       replacedClasses: [],
     };
-    expect(runLoop(program, 0, [21n], ctx, 100)).toEqual({ returned: [42n], steps: 9 });
+    expect(runLoop(program, 0, [21n], ctx, 100)).toEqual({ returned: [42n], steps: 9, unsettledGas: 900 });
   });
 });

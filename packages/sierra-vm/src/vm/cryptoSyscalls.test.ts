@@ -177,7 +177,6 @@ describe('the computing syscalls called directly', () => {
   );
   const env = { program, registry: prepareProgram(program).registry };
   const ctx: RunContext = {
-    withdrawGasCost: 100n,
     storage: new Map(),
     events: [],
     executionInfo: {},
@@ -189,6 +188,7 @@ describe('the computing syscalls called directly', () => {
     const branch = findHandlerFactory(genericId)!({ id: 0, genericId, genericArgs: [] }, env)(args, out, c);
     return [branch, out];
   };
+  const GAS = 10n ** 7n;
   const span = (xs: bigint[]): Value => [{ data: xs, start: 0, end: xs.length } satisfies ArrayValue];
   const felts = (v: Value | undefined) => {
     const a = v as ArrayValue;
@@ -202,12 +202,12 @@ describe('the computing syscalls called directly', () => {
     block[m.length] = 0x80;
     new DataView(block.buffer).setBigUint64(120, BigInt(m.length * 8));
     const words = Array.from({ length: 16 }, (_, i) => new DataView(block.buffer).getBigUint64(8 * i));
-    const [branch, out] = run('sha512_process_block_syscall', [1000n, null, [...SHA512_IV], words]);
+    const [branch, out] = run('sha512_process_block_syscall', [GAS, null, [...SHA512_IV], words]);
     expect(branch).toBe(0);
     const hex = (out[2] as bigint[]).map((w) => w.toString(16).padStart(16, '0')).join('');
     expect(hex).toBe(createHash('sha512').update(m).digest('hex'));
     // A block that is not 16 words is refused through the error branch.
-    expect(run('sha512_process_block_syscall', [1000n, null, [...SHA512_IV], words.slice(1)])[0]).toBe(1);
+    expect(run('sha512_process_block_syscall', [GAS, null, [...SHA512_IV], words.slice(1)])[0]).toBe(1);
   });
 
   it('meta_tx_v0_syscall goes to the host (and fails without one)', () => {
@@ -222,7 +222,7 @@ describe('the computing syscalls called directly', () => {
         },
       },
     };
-    const args = [1000n, null, 0x123n, starknetKeccak('__execute__'), span([1n, 2n]), span([3n])];
+    const args = [GAS, null, 0x123n, starknetKeccak('__execute__'), span([1n, 2n]), span([3n])];
     const [branch, out] = run('meta_tx_v0_syscall', args, withHost);
     expect(branch).toBe(0);
     expect(felts((out[2] as Value[])[0])).toEqual([42n]);
@@ -235,7 +235,7 @@ describe('the computing syscalls called directly', () => {
   });
 
   it('secp get_xy of the point at infinity is (0, 0); get_point_from_x refuses x >= p', () => {
-    const [, out] = run('secp256k1_get_xy_syscall', [1000n, null, [0n, 0n]]);
+    const [, out] = run('secp256k1_get_xy_syscall', [GAS, null, [0n, 0n]]);
     expect(out.slice(2)).toEqual([
       [0n, 0n],
       [0n, 0n],
@@ -243,7 +243,7 @@ describe('the computing syscalls called directly', () => {
     const p = secp256k1.Point.Fp.ORDER;
     const tooBig = [p & ((1n << 128n) - 1n), p >> 128n];
     const [branch, err] = run('secp256k1_get_point_from_x_syscall', [
-      1000n,
+      GAS,
       null,
       tooBig,
       { tag: 0, value: [] } as EnumValue,

@@ -17,7 +17,6 @@ type Array<felt252> = Array<felt252> [storable: true, drop: true, dup: false, ze
 `);
 const env = { program, registry: prepareProgram(program).registry };
 const ctx: RunContext = {
-  withdrawGasCost: 100n,
   storage: new Map(),
   events: [],
   executionInfo: {},

@@ -1,4 +1,5 @@
 import { decodeSierraProgram } from '../decodeSierraProgram.js';
+import { ENTRY_POINT_INITIAL_GAS } from './gasCosts.js';
 import { longGenericIdsFromDebugInfo, type SierraDebugInfo } from '../longGenericIdsFromDebugInfo.js';
 import type { SierraProgram, VersionId } from '../types.js';
 import { isPanicResult } from './isPanicResult.js';
@@ -103,10 +104,13 @@ export function cachedContractClass(classHash: bigint): LoadedContractClass | un
 export interface EntryPointOptions {
   /** Answers the syscalls of the executing contract. */
   host: StarknetHost;
-  /** Gas given to the entry point (default 10^9; see `RunOptions.availableGas` for the cost model). */
+  /**
+   * Gas given to the entry point (default 10^9): `ENTRY_POINT_INITIAL_GAS` (10 000) is taken first, the rest is the
+   * function's gas counter (see `RunOptions.availableGas` for the cost model).
+   */
   availableGas?: bigint | number;
-  /** Gas taken by each `withdraw_gas` (default 100). */
-  withdrawGasCost?: bigint | number;
+  /** Gas of one statement (default 100). */
+  statementGasCost?: number;
   /** Statement limit (default 10^8). */
   maxSteps?: number;
 }
@@ -118,6 +122,8 @@ export type EntryPointResult = (
 ) & {
   /** Gas left when it returned. */
   gasLeft: bigint;
+  /** Gas it consumed: the available gas less {@link gasLeft} (all of it when it ran out). */
+  gasUsed: bigint;
   /** Statements executed (nested calls not counted). */
   steps: number;
 };
@@ -147,16 +153,25 @@ export function runEntryPoint(
   const last = retTypes[retTypes.length - 1];
   if (last === undefined || !isPanicResult(registry, last))
     throw new SierraRunError(`function ${fn} is not an entry point: it does not return a PanicResult`);
+  const available = BigInt(options.availableGas ?? 1_000_000_000);
+  const initial = BigInt(ENTRY_POINT_INITIAL_GAS);
+  if (available < initial) return { panic: outOfGas(), gasLeft: 0n, gasUsed: available, steps: 0 };
   const span: Value = [{ data: calldata.slice(), start: 0, end: calldata.length } satisfies ArrayValue];
   const r = runFunction(cls.program, fn, [span], {
     host: options.host,
-    ...(options.availableGas !== undefined ? { availableGas: options.availableGas } : {}),
-    ...(options.withdrawGasCost !== undefined ? { withdrawGasCost: options.withdrawGasCost } : {}),
+    availableGas: available - initial,
+    ...(options.statementGasCost !== undefined ? { statementGasCost: options.statementGasCost } : {}),
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
   });
   const gasLeft = r.gasLeft ?? 0n;
-  if (r.panic) return { panic: r.panic, gasLeft, steps: r.steps };
+  const gasUsed = available - gasLeft;
+  // The statements since the last withdrawal could not be paid: the entry point ran out of gas.
+  if (r.outOfGas) return { panic: r.panic ?? outOfGas(), gasLeft, gasUsed, steps: r.steps };
+  if (r.panic) return { panic: r.panic, gasLeft, gasUsed, steps: r.steps };
   const ok = (r.values[r.values.length - 1] as EnumValue).value as Value[];
   const s = (ok[0] as Value[])[0] as ArrayValue;
-  return { retdata: s.data.slice(s.start, s.end) as bigint[], gasLeft, steps: r.steps };
+  return { retdata: s.data.slice(s.start, s.end) as bigint[], gasLeft, gasUsed, steps: r.steps };
 }
+
+const OUT_OF_GAS = 0x4f7574206f6620676173n; // 'Out of gas'
+const outOfGas = (): PanicInfo => ({ data: [OUT_OF_GAS], messages: ['Out of gas'] });

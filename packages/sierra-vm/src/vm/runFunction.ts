@@ -32,7 +32,8 @@ const resolveFunction = (program: SierraProgram, fn: number | string, options: R
  * `PanicResult` whose variant is `Err`, `panic` holds the panic data and its short strings.
  *
  * Throws `SierraRunError` on an unsupported libfunc reached, bad arguments, or more than `options.maxSteps`
- * statements. Gas: see {@link RunOptions.availableGas}.
+ * statements. Gas: see {@link RunOptions.availableGas}; `gasLeft` is the returned counter less the gas of the
+ * statements run since the last settlement, and `outOfGas` is set when it could not pay them.
  */
 export function runFunction(
   program: SierraProgram,
@@ -46,7 +47,7 @@ export function runFunction(
   const func = program.funcs[funcId]!;
   const gas = BigInt(options.availableGas ?? 1_000_000_000);
   const ctx: RunContext = {
-    withdrawGasCost: BigInt(options.withdrawGasCost ?? 100),
+    ...(options.statementGasCost !== undefined ? { statementGasCost: options.statementGasCost } : {}),
     storage: options.storage ?? new Map(),
     events: [],
     executionInfo: options.executionInfo ?? {},
@@ -70,7 +71,7 @@ export function runFunction(
   }
   if (next !== args.length) throw new SierraRunError(`too many arguments: ${args.length}, expected ${next}`);
 
-  const { returned, steps } = runLoop(program, funcId, vars, ctx, maxSteps, prepared);
+  const { returned, steps, unsettledGas } = runLoop(program, funcId, vars, ctx, maxSteps, prepared);
 
   const retTypes = func.signature.retTypes;
   const result: RunResult = {
@@ -85,8 +86,16 @@ export function runFunction(
   retTypes.forEach((ty, i) => {
     const k = registry.get(ty).info.kind;
     const v = returned[i]!;
-    if (k === 'gas') result.gasLeft = v as bigint;
-    else if (k !== 'builtin') {
+    if (k === 'gas') {
+      // The statements run since the last settlement are paid from the returned counter.
+      const counter = v as bigint;
+      const due = BigInt(unsettledGas);
+      if (counter >= due) result.gasLeft = counter - due;
+      else {
+        result.gasLeft = 0n;
+        result.outOfGas = true;
+      }
+    } else if (k !== 'builtin') {
       result.values.push(v);
       result.valueTypes.push(ty);
     }

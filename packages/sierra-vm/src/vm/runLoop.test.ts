@@ -16,7 +16,6 @@ const names = readdirSync(DIR)
   .map((f) => f.slice(0, -'.sierra.json'.length))
   .sort();
 const newCtx = (): RunContext => ({
-  withdrawGasCost: 100n,
   storage: new Map(),
   events: [],
   executionInfo: {},

@@ -1,4 +1,5 @@
 import type { SierraProgram } from '../types.js';
+import { libfuncBuiltinGas, STATEMENT_GAS } from './gasCosts.js';
 import { type PreparedProgram, prepareProgram } from './prepareProgram.js';
 import { SierraRunError } from './SierraRunError.js';
 import type { EnumValue, LibfuncHandler, RunContext, Value } from './types.js';
@@ -30,7 +31,12 @@ const CONSTRUCT_OP = 9;
  * still counted as a statement (when the frame returns), so step counts equal {@link CALL}'s.
  */
 const TAIL_CALL = 10;
-type Op = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
+/**
+ * `withdraw_gas` / `withdraw_gas_all` `(range_check, gas[, costs])`: settles the gas of the statements run since the
+ * last settlement from the counter (branch 0), or leaves it and takes branch 1 when the counter cannot pay.
+ */
+const WITHDRAW_OP = 11;
+type Op = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
 
 const MOVE = new Set([
   'store_temp',
@@ -80,6 +86,10 @@ class Step {
     /** Call: the callee's parameter variable ids and entry statement. */
     readonly params: number[],
     readonly entry: number,
+    /** The builtin gas this statement adds (`libfuncBuiltinGas`), for handlers and withdrawals. */
+    readonly gas: number,
+    /** A syscall: the variable of the gas counter it takes (settled before the call); else -1. */
+    readonly gasArg: number,
   ) {}
 }
 
@@ -90,7 +100,6 @@ function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
   const cached = cache.get(program);
   if (cached) return cached;
   const ctx: RunContext = {
-    withdrawGasCost: 0n,
     storage: new Map(),
     events: [],
     executionInfo: {},
@@ -100,7 +109,7 @@ function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
   const constants = new Map<number, Value | undefined>();
   const steps = prepared.statements.map((st, index): Step => {
     if (st.kind === 'return') {
-      return new Step(RETURN, null, Array.from(st.vars), EMPTY, [], -1, -1, -1, null, EMPTY, -1);
+      return new Step(RETURN, null, Array.from(st.vars), EMPTY, [], -1, -1, -1, null, EMPTY, -1, 0, -1);
     }
     const s = program.statements[index]!;
     const genericId = s.kind === 'invocation' ? program.libfuncDeclarations[s.libfuncId]!.genericId : '';
@@ -129,10 +138,22 @@ function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
         null,
         params,
         f.entryPoint,
+        0,
+        -1,
       );
     }
+    const gas = libfuncBuiltinGas(genericId);
+    const gasArg = genericId.endsWith('_syscall') && args.length > 0 ? args[0]! : -1;
     const step = (op: Op, src: number, dst: number, dst2: number, constant: Value = null) =>
-      new Step(op, st.handler, args, next, results, src, dst, dst2, constant, EMPTY, -1);
+      new Step(op, st.handler, args, next, results, src, dst, dst2, constant, EMPTY, -1, gas, gasArg);
+    if (
+      (genericId === 'withdraw_gas' || genericId === 'withdraw_gas_all') &&
+      args.length >= 2 &&
+      results.length === 2 &&
+      results.every((r) => r.length === 2)
+    ) {
+      return step(WITHDRAW_OP, -1, -1, -1);
+    }
     if (one && MOVE.has(genericId) && args.length === 1 && one.length === 1)
       return step(MOVE_OP, args[0]!, one[0]!, -1);
     if (one && genericId === 'store_local' && args.length === 2 && one.length === 1) {
@@ -171,6 +192,11 @@ function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
 export interface LoopResult {
   returned: Value[];
   steps: number;
+  /**
+   * The gas of the statements run since the last settlement (statements × `statementGasCost` + builtin gas), not yet
+   * taken from the gas counter: the caller takes it from the returned counter.
+   */
+  unsettledGas: number;
 }
 
 /**
@@ -181,6 +207,11 @@ export interface LoopResult {
  * kept in parallel stacks and each depth's variable array is reused by the next call at that depth. Nothing is
  * allocated per statement by the loop itself (handlers and struct_construct allocate the values they create; arrays
  * grow when first used).
+ *
+ * Gas: every statement costs `ctx.statementGasCost` (default 100) plus its libfunc's builtin gas; the loop keeps
+ * that account in plain numbers and settles it from the gas counter at each `withdraw_gas` (taking its failure branch
+ * when the counter cannot pay) and before each syscall (which then takes its own cost from the counter); what is left
+ * unsettled at the return is reported as `unsettledGas`.
  *
  * Throws `SierraRunError` on an unsupported libfunc reached, a branch that does not exist, or more than
  * `maxSteps` statements.
@@ -209,6 +240,11 @@ export function runLoop(
   let depth = 0;
   let pc = func.entryPoint;
   let steps = 0;
+  const statementGas = ctx.statementGasCost ?? STATEMENT_GAS;
+  /** Builtin gas of the statements run, and the statements and builtin gas already settled from the counter. */
+  let builtinGas = 0;
+  let settledSteps = 0;
+  let settledBuiltinGas = 0;
   for (;;) {
     if (++steps > maxSteps) throw new SierraRunError(`step limit ${maxSteps} reached at statement ${pc}`);
     const st = code[pc];
@@ -256,9 +292,37 @@ export function runLoop(
         pc = st.next[0]!;
         break;
       }
+      case WITHDRAW_OP: {
+        const args = st.args;
+        const counter = vars[args[1]!] as bigint;
+        builtinGas += st.gas;
+        const due = BigInt((steps - settledSteps) * statementGas + (builtinGas - settledBuiltinGas));
+        const branch = counter >= due ? 0 : 1;
+        const r = st.results[branch]!;
+        const rangeCheck = vars[args[0]!]!;
+        if (branch === 0) {
+          settledSteps = steps;
+          settledBuiltinGas = builtinGas;
+          vars[r[1]!] = counter - due;
+        } else vars[r[1]!] = counter;
+        vars[r[0]!] = rangeCheck;
+        pc = st.next[branch]!;
+        break;
+      }
       case HANDLER: {
         const args = st.args;
         const n = args.length;
+        builtinGas += st.gas;
+        if (st.gasArg >= 0) {
+          // A syscall: settle first, so that its cost and a nested call's budget come from what is really left.
+          const counter = vars[st.gasArg] as bigint;
+          const due = BigInt((steps - settledSteps) * statementGas + (builtinGas - settledBuiltinGas));
+          if (counter >= due) {
+            vars[st.gasArg] = counter - due;
+            settledSteps = steps;
+            settledBuiltinGas = builtinGas;
+          }
+        }
         let a = argBuffers[n];
         if (a === undefined) {
           a = new Array<Value>(n).fill(null);
@@ -310,7 +374,8 @@ export function runLoop(
         if (depth === 0) {
           const returned: Value[] = [];
           for (let i = 0; i < rv.length; i++) returned.push(vars[rv[i]!]!);
-          return { returned, steps };
+          const unsettledGas = (steps - settledSteps) * statementGas + (builtinGas - settledBuiltinGas);
+          return { returned, steps, unsettledGas };
         }
         depth--;
         const caller = frameVars[depth]!;

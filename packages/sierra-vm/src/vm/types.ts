@@ -84,8 +84,8 @@ export interface TypeRegistry {
 
 /** Mutable state of one run that libfuncs may read or change. */
 export interface RunContext {
-  /** Gas charged by each successful `withdraw_gas` (see {@link RunOptions.withdrawGasCost}). */
-  readonly withdrawGasCost: bigint;
+  /** Gas of each statement run (default `STATEMENT_GAS`, 100; see {@link RunOptions.statementGasCost}). */
+  readonly statementGasCost?: number;
   /** Contract storage (address domain 0) read and written by the storage syscalls. */
   readonly storage: Map<bigint, bigint>;
   /** Events emitted by `emit_event_syscall`, in order. */
@@ -118,6 +118,16 @@ export class SyscallFailure extends Error {
 }
 
 /**
+ * The gas of a nested call (`call_contract`, `library_call`, `deploy`, `meta_tx_v0`): the caller's counter after the
+ * syscall's own cost is `available` to the callee; the host sets `used` to what the callee consumed (all of it when
+ * the callee ran out of gas), also when it fails, and the syscall takes that from the caller's counter.
+ */
+export interface CallGas {
+  readonly available: bigint;
+  used: bigint;
+}
+
+/**
  * The Starknet state and call machinery a contract's syscalls reach, for one executing contract (storage, events
  * and messages are those of that contract). Every method is synchronous; a method may throw {@link SyscallFailure}
  * to fail the syscall with a revert reason. Any other exception aborts the whole run.
@@ -129,16 +139,20 @@ export interface StarknetHost {
   storageWrite(addressDomain: bigint, key: bigint, value: bigint): void;
   /** `emit_event_syscall`. */
   emitEvent(keys: bigint[], data: bigint[]): void;
-  /** `call_contract_syscall`: the callee's return data (throw {@link SyscallFailure} when it fails). */
-  callContract(address: bigint, selector: bigint, calldata: bigint[]): bigint[];
+  /**
+   * `call_contract_syscall`: the callee's return data (throw {@link SyscallFailure} when it fails). `gas` is the
+   * callee's budget; set `gas.used` to its consumption (a host that ignores it makes nested calls free).
+   */
+  callContract(address: bigint, selector: bigint, calldata: bigint[], gas?: CallGas): bigint[];
   /** `library_call_syscall`: runs `classHash`'s entry point in the executing contract's context. */
-  libraryCall(classHash: bigint, selector: bigint, calldata: bigint[]): bigint[];
+  libraryCall(classHash: bigint, selector: bigint, calldata: bigint[], gas?: CallGas): bigint[];
   /** `deploy_syscall`: deploys and runs the constructor; the new address and the constructor's return data. */
   deploy(
     classHash: bigint,
     salt: bigint,
     calldata: bigint[],
     deployFromZero: boolean,
+    gas?: CallGas,
   ): { address: bigint; retdata: bigint[] };
   /** `replace_class_syscall`: the executing contract's class becomes `classHash`. */
   replaceClass(classHash: bigint): void;
@@ -155,7 +169,7 @@ export interface StarknetHost {
    * meta transaction (caller 0, the given signature, version 0, the version 0 transaction hash, for it and the calls
    * it makes); its return data. Without it the syscall fails with 'SYSCALL_NOT_SUPPORTED'.
    */
-  metaTxV0?(address: bigint, selector: bigint, calldata: bigint[], signature: bigint[]): bigint[];
+  metaTxV0?(address: bigint, selector: bigint, calldata: bigint[], signature: bigint[], gas?: CallGas): bigint[];
 }
 
 /**
@@ -215,13 +229,16 @@ export interface LibfuncEnv {
 /** Options of {@link import('./runFunction.js').runFunction}. */
 export interface RunOptions {
   /**
-   * The gas given to the function's `GasBuiltin` parameter (default 10^9). Cost model: every successful
-   * `withdraw_gas` / `withdraw_gas_all` takes {@link withdrawGasCost}, nothing else costs gas; when less is left the
-   * failure branch is taken (the compiler's code then panics with 'Out of gas').
+   * The gas given to the function's `GasBuiltin` parameter (default 10^9). Cost model (README, "Gas model"): every
+   * statement run costs {@link statementGasCost}, libfuncs using builtins add their builtin's gas, each syscall takes
+   * its cost from the counter passed to it ('Out of gas' in its error branch when the counter cannot pay). The
+   * statements' gas is settled from the counter at each `withdraw_gas` (its failure branch when the counter cannot
+   * pay: the compiled code then panics with 'Out of gas') and before each syscall; the rest when the function
+   * returns ({@link RunResult.outOfGas} when the counter cannot pay it).
    */
   availableGas?: bigint | number;
-  /** Gas taken by each `withdraw_gas` (default 100). */
-  withdrawGasCost?: bigint | number;
+  /** Gas of one statement (default 100, one Cairo step). */
+  statementGasCost?: number;
   /** Stop with a `SierraRunError` after this many statements (default 10^8). */
   maxSteps?: number;
   /**
@@ -263,8 +280,13 @@ export interface RunResult {
   valueTypes: number[];
   /** Set when the function returned a `PanicResult` `Err`. */
   panic?: PanicInfo;
-  /** Gas left in the returned `GasBuiltin`, if the function has one. */
+  /**
+   * Gas left in the returned `GasBuiltin` (if the function has one), after the gas of the statements run since the
+   * last settlement is taken; 0 when that could not be paid ({@link outOfGas}).
+   */
   gasLeft?: bigint;
+  /** The gas counter could not pay the statements run since the last settlement when the function returned. */
+  outOfGas?: boolean;
   /** Statements executed. */
   steps: number;
   /** Events emitted, in order. */

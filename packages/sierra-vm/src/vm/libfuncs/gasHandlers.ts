@@ -1,21 +1,19 @@
 import type { HandlerFactory, LibfuncHandler } from '../types.js';
 import { big } from './common.js';
 
-const withdraw: LibfuncHandler = (a, out, ctx) => {
+/**
+ * `withdraw_gas` called on its own: it succeeds and takes nothing. In a run, `runLoop` does the withdrawal itself
+ * (it knows the statements run since the last settlement, see the README's gas model) and never calls this.
+ */
+const withdraw: LibfuncHandler = (a, out) => {
   out[0] = a[0]!;
-  const gas = big(a[1]);
-  if (gas >= ctx.withdrawGasCost) {
-    out[1] = gas - ctx.withdrawGasCost;
-    return 0;
-  }
-  out[1] = gas;
-  return 1;
+  out[1] = big(a[1]);
+  return 0;
 };
 
 /**
- * Handlers of gas: `withdraw_gas` / `withdraw_gas_all` take the run's fixed `withdrawGasCost` (failure branch when
- * less is left), `redeposit_gas` gives nothing back, coupons are free, `get_builtin_costs` is a unit value, `get_available_gas` reads
- * the counter.
+ * Handlers of gas: `withdraw_gas` / `withdraw_gas_all` (settled by `runLoop`), `redeposit_gas` gives nothing back,
+ * coupons are free, `get_builtin_costs` is a unit value, `get_available_gas` reads the counter.
  */
 export const GAS_HANDLERS: Readonly<Record<string, HandlerFactory>> = {
   withdraw_gas: () => withdraw,

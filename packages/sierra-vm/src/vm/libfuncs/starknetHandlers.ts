@@ -1,5 +1,7 @@
+import { SYSCALL_GAS } from '../gasCosts.js';
 import {
   type ArrayValue,
+  type CallGas,
   type EnumValue,
   type HandlerFactory,
   type LibfuncHandler,
@@ -50,22 +52,39 @@ const SYSCALL_NOT_SUPPORTED = 0x53595343414c4c5f4e4f545f535550504f52544544n; // 
 const felts = (xs: readonly bigint[]): ArrayValue => ({ data: xs.slice(), start: 0, end: xs.length });
 const spanOf = (xs: readonly bigint[]): Value => [felts(xs)];
 
+const OUT_OF_GAS = 0x4f7574206f6620676173n; // 'Out of gas'
+
 /**
- * A syscall `(gas, system, ...inputs) → ok (gas, system, ...outputs) | err (gas, system, Array<felt252>)`: `run`
- * writes the ok outputs from `out[2]` on; a {@link SyscallFailure} it throws takes the err branch with its data.
+ * A syscall `(gas, system, ...inputs) → ok (gas, system, ...outputs) | err (gas, system, Array<felt252>)`. It first
+ * takes `cost` (a number, or computed from the inputs) from the gas counter, or takes the err branch with
+ * 'Out of gas' (counter unchanged) when the counter cannot pay, as the Starknet OS does. `run` writes the ok outputs
+ * from `out[2]` on; a {@link SyscallFailure} it throws takes the err branch with its data. `gas` is what is left for
+ * a nested call: `run` passes it to the host, and what the host reports in `gas.used` is taken too.
  */
 const syscall =
-  (run: (a: readonly Value[], out: Value[], ctx: RunContext) => void): LibfuncHandler =>
+  (
+    cost: number | ((a: readonly Value[]) => number),
+    run: (a: readonly Value[], out: Value[], ctx: RunContext, gas: CallGas) => void,
+  ): LibfuncHandler =>
   (a, out, ctx) => {
-    out[0] = a[0]!;
+    const counter = big(a[0]);
+    const due = BigInt(typeof cost === 'number' ? cost : cost(a));
     out[1] = a[1]!;
+    if (counter < due) {
+      out[0] = counter;
+      out[2] = felts([OUT_OF_GAS]);
+      return 1;
+    }
+    const gas: CallGas = { available: counter - due, used: 0n };
     try {
-      run(a, out, ctx);
+      run(a, out, ctx, gas);
       return 0;
     } catch (e) {
       if (!(e instanceof SyscallFailure)) throw e;
       out[2] = felts(e.data);
       return 1;
+    } finally {
+      out[0] = gas.available - (gas.used < gas.available ? gas.used : gas.available);
     }
   };
 
@@ -125,38 +144,52 @@ const coordinate = (curve: SecpCurve, v: Value | undefined): bigint => {
 };
 
 /** The five syscalls of a secp256 curve, keyed by their generic libfunc id. */
-const secpHandlers = (prefix: string, curve: SecpCurve): Record<string, HandlerFactory> => ({
+const secpHandlers = (prefix: 'secp256k1' | 'secp256r1', curve: SecpCurve): Record<string, HandlerFactory> => ({
   /** `(x: u256, y: u256) → Option<Point>`: None off the curve; (0, 0) is the point at infinity. */
   [`${prefix}_new_syscall`]: () =>
-    syscall((a, out) => {
+    syscall(SYSCALL_GAS[`${prefix}_new`], (a, out) => {
       const x = coordinate(curve, a[2]);
       const y = coordinate(curve, a[3]);
       out[2] = curve.isOnCurve(x, y) ? some([x, y]) : NONE;
     }),
   [`${prefix}_add_syscall`]: () =>
-    syscall((a, out) => {
+    syscall(SYSCALL_GAS[`${prefix}_add`], (a, out) => {
       out[2] = pointValue(curve.add(point(a[2]), point(a[3])));
     }),
   /** `(p, m: u256) → m·p`. */
   [`${prefix}_mul_syscall`]: () =>
-    syscall((a, out) => {
+    syscall(SYSCALL_GAS[`${prefix}_mul`], (a, out) => {
       out[2] = pointValue(curve.mul(point(a[2]), u256(a[3])));
     }),
   /** `(x: u256, y_parity: bool) → Option<Point>`: the point whose y has that parity, None when x is on no point. */
   [`${prefix}_get_point_from_x_syscall`]: () =>
-    syscall((a, out) => {
+    syscall(SYSCALL_GAS[`${prefix}_get_point_from_x`], (a, out) => {
       const x = coordinate(curve, a[2]);
       const p = curve.pointFromX(x, (a[3] as EnumValue).tag === 1);
       out[2] = p ? some(pointValue(p)) : NONE;
     }),
   /** `(p) → (x: u256, y: u256)`; the point at infinity gives (0, 0). */
   [`${prefix}_get_xy_syscall`]: () =>
-    syscall((a, out) => {
+    syscall(SYSCALL_GAS[`${prefix}_get_xy`], (a, out) => {
       const [x, y] = point(a[2]);
       out[2] = toU256(x);
       out[3] = toU256(y);
     }),
 });
+
+/** The length of a `Span<felt252>` argument. */
+const spanLength = (v: Value | undefined): number => {
+  const s = (v as Value[])[0] as ArrayValue;
+  return s.end - s.start;
+};
+/** A syscall cost with a part per felt of the calldata span at argument `at` (deploy, meta_tx_v0). */
+const withCalldata =
+  (base: number, at: number) =>
+  (a: readonly Value[]): number =>
+    base + SYSCALL_GAS.calldataFelt * spanLength(a[at]);
+/** keccak: a base cost, then one round per whole 17-word block. */
+const keccakGas = (a: readonly Value[]): number =>
+  SYSCALL_GAS.keccak + SYSCALL_GAS.keccakRound * Math.floor(spanLength(a[2]) / 17);
 
 /** The host, or a failure of the syscall with 'SYSCALL_NOT_SUPPORTED' when the run has none. */
 const hostOf = (ctx: RunContext): StarknetHost => {
@@ -166,15 +199,15 @@ const hostOf = (ctx: RunContext): StarknetHost => {
 
 /** `(gas, system, target, selector, calldata) → ok (gas, system, Span result) | err (gas, system, revert array)`. */
 const contractCall = (kind: 'call' | 'library'): LibfuncHandler =>
-  syscall((a, out, ctx) => {
+  syscall(kind === 'call' ? SYSCALL_GAS.call_contract : SYSCALL_GAS.library_call, (a, out, ctx, gas) => {
     const target = big(a[2]);
     const selector = big(a[3]);
     const calldata = spanFelts(a[4]);
     if (ctx.host) {
       out[2] = spanOf(
         kind === 'call'
-          ? ctx.host.callContract(target, selector, calldata)
-          : ctx.host.libraryCall(target, selector, calldata),
+          ? ctx.host.callContract(target, selector, calldata, gas)
+          : ctx.host.libraryCall(target, selector, calldata, gas),
       );
       return;
     }
@@ -217,68 +250,68 @@ export const STARKNET_HANDLERS: Readonly<Record<string, HandlerFactory>> = {
     return 0;
   },
   storage_read_syscall: () =>
-    syscall((a, out, ctx) => {
+    syscall(SYSCALL_GAS.storage_read, (a, out, ctx) => {
       out[2] = ctx.host ? ctx.host.storageRead(big(a[2]), big(a[3])) : (ctx.storage.get(big(a[3])) ?? 0n);
     }),
   storage_write_syscall: () =>
-    syscall((a, _out, ctx) => {
+    syscall(SYSCALL_GAS.storage_write, (a, _out, ctx) => {
       if (ctx.host) ctx.host.storageWrite(big(a[2]), big(a[3]), big(a[4]));
       else ctx.storage.set(big(a[3]), big(a[4]));
     }),
   call_contract_syscall: () => contractCall('call'),
   library_call_syscall: () => contractCall('library'),
   send_message_to_l1_syscall: () =>
-    syscall((a, _out, ctx) => {
+    syscall(SYSCALL_GAS.send_message_to_l1, (a, _out, ctx) => {
       if (ctx.host) ctx.host.sendMessageToL1(big(a[2]), spanFelts(a[3]));
       else ctx.messages.push({ toAddress: big(a[2]), payload: spanFelts(a[3]) });
     }),
   replace_class_syscall: () =>
-    syscall((a, _out, ctx) => {
+    syscall(SYSCALL_GAS.replace_class, (a, _out, ctx) => {
       if (ctx.host) ctx.host.replaceClass(big(a[2]));
       else ctx.replacedClasses.push(big(a[2]));
     }),
   emit_event_syscall: () =>
-    syscall((a, _out, ctx) => {
+    syscall(SYSCALL_GAS.emit_event, (a, _out, ctx) => {
       if (ctx.host) ctx.host.emitEvent(spanFelts(a[2]), spanFelts(a[3]));
       else ctx.events.push({ keys: spanFelts(a[2]), data: spanFelts(a[3]) });
     }),
   /** `(gas, system, class_hash, salt, calldata, deploy_from_zero) → ok (gas, system, address, Span) | err`. */
   deploy_syscall: () =>
-    syscall((a, out, ctx) => {
+    syscall(withCalldata(SYSCALL_GAS.deploy, 4), (a, out, ctx, gas) => {
       const fromZero = (a[5] as EnumValue).tag === 1;
-      const r = hostOf(ctx).deploy(big(a[2]), big(a[3]), spanFelts(a[4]), fromZero);
+      const r = hostOf(ctx).deploy(big(a[2]), big(a[3]), spanFelts(a[4]), fromZero, gas);
       out[2] = r.address;
       out[3] = spanOf(r.retdata);
     }),
   get_block_hash_syscall: () =>
-    syscall((a, out, ctx) => {
+    syscall(SYSCALL_GAS.get_block_hash, (a, out, ctx) => {
       out[2] = hostOf(ctx).getBlockHash(big(a[2]));
     }),
   get_class_hash_at_syscall: () =>
-    syscall((a, out, ctx) => {
+    syscall(SYSCALL_GAS.get_class_hash_at, (a, out, ctx) => {
       out[2] = hostOf(ctx).getClassHashAt(big(a[2]));
     }),
   /** `(address, selector, calldata, signature) → ok (gas, system, Span result) | err`, answered by the host. */
   meta_tx_v0_syscall: () =>
-    syscall((a, out, ctx) => {
+    syscall(withCalldata(SYSCALL_GAS.meta_tx_v0, 4), (a, out, ctx, gas) => {
       const host = hostOf(ctx);
       if (!host.metaTxV0) throw new SyscallFailure([SYSCALL_NOT_SUPPORTED]);
-      out[2] = spanOf(host.metaTxV0(big(a[2]), big(a[3]), spanFelts(a[4]), spanFelts(a[5])));
+      out[2] = spanOf(host.metaTxV0(big(a[2]), big(a[3]), spanFelts(a[4]), spanFelts(a[5]), gas));
     }),
   keccak_syscall: () =>
-    syscall((a, out) => {
+    syscall(keccakGas, (a, out) => {
       out[2] = keccakSyscall(spanFelts(a[2]));
     }),
   /** `(Sha256StateHandle, Box<[u32; 16]>) → Sha256StateHandle`: the handle is the boxed state, `[u32; 8]`. */
   sha256_process_block_syscall: () =>
-    syscall((a, out) => {
+    syscall(SYSCALL_GAS.sha256_process_block, (a, out) => {
       const state = words(a[2], 8, 'sha256 state').map(Number);
       const block = words(a[3], 16, 'sha256 block').map(Number);
       out[2] = sha256Compress(state, block).map(BigInt);
     }),
   /** `(Sha512StateHandle, Box<[u64; 16]>) → Sha512StateHandle`: the handle is the boxed state, `[u64; 8]`. */
   sha512_process_block_syscall: () =>
-    syscall((a, out) => {
+    syscall(SYSCALL_GAS.sha512_process_block, (a, out) => {
       out[2] = sha512Compress(words(a[2], 8, 'sha512 state'), words(a[3], 16, 'sha512 block'));
     }),
   ...secpHandlers('secp256k1', SECP256K1),
