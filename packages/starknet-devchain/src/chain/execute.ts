@@ -40,6 +40,18 @@ export interface ExecEnv {
   blockHash?: (blockNumber: number) => bigint | undefined;
   /** When present, every call made is recorded as a {@link CallFrame} (for traces). */
   recorder?: CallRecorder;
+  /**
+   * The Sierra gas budget of this execution: each entry point of a declared class runs with `left` and its
+   * consumption is taken from `left` and added to `used` (native code costs nothing). Absent: each entry point gets
+   * the default budget of a call (see `sierraExecution.ts`).
+   */
+  gas?: GasMeter;
+}
+
+/** A Sierra gas budget and what has been consumed from it (mutated as entry points run). */
+export interface GasMeter {
+  left: bigint;
+  used: bigint;
 }
 
 /** One call of an execution, as a trace's FUNCTION_INVOCATION shows it. */

@@ -10,13 +10,22 @@ import {
   callRecorder,
   ContractNotDeployed,
   type ExecEnv,
+  type GasMeter,
   type RawEvent,
   type RawMessage,
   runEntryPoint,
   deployContract,
 } from './execute.js';
 import { checkDeclaredClass } from './sierraExecution.js';
-import { boundsShortfall, feeOf, type GasPrices, type GasUsage, gasUsage, maxFeeOfBounds } from './gas.js';
+import {
+  boundsShortfall,
+  feeOf,
+  type GasPrices,
+  type GasUsage,
+  gasUsage,
+  maxFeeOfBounds,
+  sierraGasBound,
+} from './gas.js';
 import { type StateReader, StateOverlay } from './state.js';
 import type { Tx } from './transaction.js';
 
@@ -63,6 +72,12 @@ export interface ProcessResult {
   contractAddress?: bigint;
 }
 
+/** Sierra gas caps of the two phases, as Starknet's `validate_max_sierra_gas` and `execute_max_sierra_gas`. */
+export const VALIDATE_MAX_SIERRA_GAS = 10n ** 8n;
+export const EXECUTE_MAX_SIERRA_GAS = 10n ** 9n;
+
+const min = (a: bigint, b: bigint | undefined): bigint => (b !== undefined && b < a ? b : a);
+
 function reject(code: (typeof ErrorCode)[keyof typeof ErrorCode], data: string): never {
   throw new DevchainError(code, { data });
 }
@@ -87,9 +102,10 @@ export function processTransaction(
   const unit = tx.baseVersion === 3 ? 'FRI' : 'WEI';
   const token = unit === 'FRI' ? STRK_ADDRESS : ETH_ADDRESS;
   const prices = unit === 'FRI' ? block.prices.fri : block.prices.wei;
-  const gas = gasUsage(tx);
+  // The base gas of the transaction's kind; the Sierra gas of what runs is added after execution.
+  const baseGas = gasUsage(tx);
   const tip = tx.baseVersion === 3 ? tx.tip : 0n;
-  const fee = feeOf(gas, prices, tip);
+  const baseFee = feeOf(baseGas, prices, tip);
   const sender = tx.sender;
 
   // Sender checks.
@@ -137,13 +153,16 @@ export function processTransaction(
     let maxFee: bigint;
     if (tx.baseVersion === 3) {
       const rb = tx.resourceBounds!;
-      const why = boundsShortfall(rb, gas, prices);
+      const why = boundsShortfall(rb, baseGas, prices);
       if (why) reject(ErrorCode.INSUFFICIENT_RESOURCES_FOR_VALIDATE, why);
       maxFee = maxFeeOfBounds(rb) + rb.l2_gas.max_amount * tip;
     } else {
       maxFee = tx.maxFee ?? 0n;
-      if (maxFee < fee)
-        reject(ErrorCode.INSUFFICIENT_RESOURCES_FOR_VALIDATE, `max_fee ${maxFee} is below the transaction fee ${fee}`);
+      if (maxFee < baseFee)
+        reject(
+          ErrorCode.INSUFFICIENT_RESOURCES_FOR_VALIDATE,
+          `max_fee ${maxFee} is below the transaction fee ${baseFee}`,
+        );
     }
     const balance = readBalance(base, token, sender);
     if (balance < maxFee) reject(ErrorCode.INSUFFICIENT_ACCOUNT_BALANCE, `balance ${balance} < max fee ${maxFee}`);
@@ -174,6 +193,10 @@ export function processTransaction(
     sequencer: block.sequencer,
   };
   if (block.blockHash) env.blockHash = block.blockHash;
+  // Sierra gas: what the transaction's limits can pay beyond its base gas (estimates: no limit), capped per phase.
+  const bound = opts.checkFeeBounds ? sierraGasBound(tx, prices, tip) : undefined;
+  const validateGas: GasMeter = { left: min(VALIDATE_MAX_SIERRA_GAS, bound), used: 0n };
+  env.gas = validateGas;
   // Every call is recorded for traces: validation (and a DEPLOY_ACCOUNT's constructor), then execution.
   const counter = { events: 0, messages: 0 };
   const validation = callRecorder(counter);
@@ -200,14 +223,21 @@ export function processTransaction(
 
   // Execution, in its own overlay so that a revert discards it.
   const execution = callRecorder(counter);
+  const left = bound === undefined ? undefined : bound - validateGas.used;
+  const executeGas: GasMeter = { left: min(EXECUTE_MAX_SIERRA_GAS, left), used: 0n };
+  /** The transaction's gas and fee with the Sierra gas consumed so far. */
+  const charge = () => {
+    const g = gasUsage(tx, validateGas.used + executeGas.used);
+    return { gas: g, fee: feeOf(g, prices, tip) };
+  };
   let reverted = false;
   let revertReason: string | undefined;
   if (tx.type === 'INVOKE') {
     const exec = new StateOverlay(overlay);
-    const execEnv: ExecEnv = { ...env, state: exec, events: [], messages: [], recorder: execution };
+    const execEnv: ExecEnv = { ...env, state: exec, events: [], messages: [], recorder: execution, gas: executeGas };
     try {
       runEntryPoint(execEnv, sender, selector('__execute__'), tx.calldata, 0n);
-      if (!opts.skipFeeCharge && readBalance(exec, token, sender) < fee) {
+      if (!opts.skipFeeCharge && readBalance(exec, token, sender) < charge().fee) {
         throw new ExecutionFailure('Insufficient fee token balance to pay the actual fee after execution');
       }
       exec.commitTo(overlay);
@@ -221,6 +251,7 @@ export function processTransaction(
   }
 
   // Fee: the token's Transfer event is the last event of the receipt.
+  const { gas, fee } = charge();
   let feeInvocation: CallFrame | undefined;
   if (!opts.skipFeeCharge && fee > 0n) {
     const { recorder: _, ...withoutRecorder } = env;

@@ -7,6 +7,7 @@ import {
   BYTE_ARRAY_MAGIC,
   decodePanicData,
   EntryPointNotFoundError,
+  type CallGas,
   type ExecutionInfoOptions,
   type LoadedContractClass,
   loadContractClass,
@@ -30,6 +31,7 @@ import {
   emitEvent,
   type EntryPointType,
   type ExecEnv,
+  type GasMeter,
   runClass,
   runEntryPoint,
   sendMessage,
@@ -48,9 +50,12 @@ export class SierraPanic extends ExecutionFailure {
   }
 }
 
-/** Gas given to each entry point run on the VM (its own simple cost model, see the sierra-vm README). */
-const ENTRY_POINT_GAS = 10n ** 10n;
-/** Statements one entry point may run (nested calls counted separately). */
+/**
+ * The Sierra gas of an entry point run without a transaction's budget (`starknet_call`, L1 handlers, estimates of
+ * messages): Starknet's `execute_max_sierra_gas` (10^9, about 10^7 statements in the sierra-vm gas model).
+ */
+export const DEFAULT_CALL_GAS = 10n ** 9n;
+/** Statements one entry point may run (nested calls counted separately); the gas budget stops loops sooner. */
 const MAX_STEPS = 20_000_000;
 
 const ENTRYPOINT_FAILED = shortString('ENTRYPOINT_FAILED');
@@ -133,11 +138,15 @@ function encodeText(text: string): bigint[] {
 
 /**
  * Runs `run` over a child overlay and event list, as a nested call: on success its writes, events and messages join
- * the parent's; on an {@link ExecutionFailure} they are dropped and the syscall fails with the revert data.
+ * the parent's; on an {@link ExecutionFailure} they are dropped and the syscall fails with the revert data. The
+ * nested call's Sierra code runs on the gas the VM gives it (`gas.available`); what it consumed goes back in
+ * `gas.used`, failed or not.
  */
-function nested<T>(env: ExecEnv, run: (child: ExecEnv) => T): T {
+function nested<T>(env: ExecEnv, gas: CallGas | undefined, run: (child: ExecEnv) => T): T {
   const state = new StateOverlay(env.state);
+  const meter: GasMeter | undefined = gas ? { left: gas.available, used: 0n } : env.gas;
   const child: ExecEnv = { ...env, state, events: [], messages: [] };
+  if (meter) child.gas = meter;
   try {
     const out = run(child);
     state.commitTo(env.state);
@@ -147,6 +156,8 @@ function nested<T>(env: ExecEnv, run: (child: ExecEnv) => T): T {
   } catch (e) {
     if (e instanceof ExecutionFailure) throw new SyscallFailure(revertData(e), e.message);
     throw e;
+  } finally {
+    if (gas && meter) gas.used = meter.used;
   }
 }
 
@@ -234,16 +245,16 @@ function makeHost(env: ExecEnv, self: bigint, caller: bigint, sel: bigint, depth
       env.state.setStorage(self, key, value);
     },
     emitEvent: (keys, data) => emitEvent(env, self, keys, data),
-    callContract: (address, selector, calldata) =>
-      nested(env, (child) => runEntryPoint(child, address, selector, calldata, self, 'EXTERNAL', depth + 1)),
-    libraryCall: (classHash, selector, calldata) => {
+    callContract: (address, selector, calldata, gas) =>
+      nested(env, gas, (child) => runEntryPoint(child, address, selector, calldata, self, 'EXTERNAL', depth + 1)),
+    libraryCall: (classHash, selector, calldata, gas) => {
       if (!env.state.getDeclared(classHash)) fail('CLASS_HASH_NOT_FOUND');
-      return nested(env, (child) =>
+      return nested(env, gas, (child) =>
         runClass(child, classHash, self, selector, calldata, caller, 'EXTERNAL', depth + 1, 'LIBRARY_CALL'),
       );
     },
-    deploy: (classHash, salt, calldata, deployFromZero) =>
-      nested(env, (child) =>
+    deploy: (classHash, salt, calldata, deployFromZero, gas) =>
+      nested(env, gas, (child) =>
         deployContractWithResult(child, classHash, salt, calldata, deployFromZero ? 0n : self, depth + 1),
       ),
     replaceClass: (classHash) => {
@@ -260,18 +271,22 @@ function makeHost(env: ExecEnv, self: bigint, caller: bigint, sel: bigint, depth
     getClassHashAt: (address) => env.state.getClassHashAt(address) ?? 0n,
     sendMessageToL1: (to, payload) => sendMessage(env, self, to, payload),
     // Only `__execute__` may be called so ('Invalid argument' otherwise); the caller is 0.
-    metaTxV0: (address, sel, calldata, signature) => {
+    metaTxV0: (address, sel, calldata, signature, gas) => {
       if (sel !== EXECUTE_SELECTOR) fail('Invalid argument');
       const tx = metaTxV0Info(env.tx, address, sel, calldata, signature);
-      return nested(env, (child) => runEntryPoint({ ...child, tx }, address, sel, calldata, 0n, 'EXTERNAL', depth + 1));
+      return nested(env, gas, (child) =>
+        runEntryPoint({ ...child, tx }, address, sel, calldata, 0n, 'EXTERNAL', depth + 1),
+      );
     },
   };
 }
 
 /**
- * Runs entry point `sel` (of `type`) of the Sierra class `classHash` for the contract `self`. A panic throws
- * {@link SierraPanic} with the decoded reason; a missing entry point {@link EntryPointNotFound}; an interpreter
- * failure (a libfunc it lacks reached, the step limit) an {@link ExecutionFailure}.
+ * Runs entry point `sel` (of `type`) of the Sierra class `classHash` for the contract `self`, on the gas left in
+ * `env.gas` (or {@link DEFAULT_CALL_GAS}), whose `left` and `used` it updates with what it consumed, also when it
+ * fails. A panic throws {@link SierraPanic} with the decoded reason ('Out of gas' when the budget ran out); a missing
+ * entry point {@link EntryPointNotFound}; an interpreter failure (a libfunc it lacks reached, the step limit) an
+ * {@link ExecutionFailure}.
  */
 export function runSierraEntryPoint(
   env: ExecEnv,
@@ -284,11 +299,12 @@ export function runSierraEntryPoint(
   depth: number,
 ): bigint[] {
   const cls = loadedClass(env, classHash);
+  const meter = env.gas;
   let r: ReturnType<typeof runVmEntryPoint>;
   try {
     r = runVmEntryPoint(cls, type, sel, calldata, {
       host: makeHost(env, self, caller, sel, depth),
-      availableGas: ENTRY_POINT_GAS,
+      availableGas: meter ? meter.left : DEFAULT_CALL_GAS,
       maxSteps: MAX_STEPS,
     });
   } catch (e) {
@@ -299,6 +315,10 @@ export function runSierraEntryPoint(
         `Sierra VM error in contract ${toHex(self)} (class ${toHex(classHash)}, selector ${toHex(sel)}): ${e.message}`,
       );
     throw e;
+  }
+  if (meter) {
+    meter.left -= r.gasUsed;
+    meter.used += r.gasUsed;
   }
   if (r.panic) {
     throw new SierraPanic(
