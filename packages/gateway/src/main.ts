@@ -10,6 +10,7 @@ import { removeAdminEndpoint } from './admin/removeAdminEndpoint.js';
 import { writeAdminEndpoint } from './admin/writeAdminEndpoint.js';
 import type { GatewayConfig, NetworkFamily, NetworkSettings } from './config/types.js';
 import { buildApp } from './edge/buildApp.js';
+import { embeddedBackendsOf } from './embedded/embeddedBackendsOf.js';
 import { startEmbeddedBackends } from './embedded/startEmbeddedBackends.js';
 import { ethFamily } from './families/eth/ethFamily.js';
 import type { FamilyHandler } from './families/FamilyHandler.js';
@@ -117,8 +118,12 @@ export async function startGateway(
     for (const c of cleanups.reverse()) await c().catch(() => {});
   };
   try {
-    // One process owns an embedded data directory; PostgreSQL deployments run many instances.
-    if (config.database.kind === 'embedded') cleanups.push(await acquireDataDirLock(dataDir));
+    // One process owns a data directory with an embedded database or embedded backends (a second
+    // gateway there would reap the first's live backends); PostgreSQL deployments without
+    // embedded backends run many instances on one.
+    if (config.database.kind === 'embedded' || embeddedBackendsOf(config).size > 0) {
+      cleanups.push(await acquireDataDirLock(dataDir));
+    }
     // The database and the embedded backends start side by side.
     const [dbResult, backendsResult] = await Promise.allSettled([
       openDatabase(config, dataDir),

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import type { StartedBackend } from './superviseBackend.js';
 
 /** A running embedded backend: where it serves and how to stop it. */
@@ -24,9 +25,32 @@ export function anvilBinaryPath(): string {
   }
 }
 
+let setpriv: string | null | undefined;
+/**
+ * util-linux `setpriv` on this machine (Linux), which starts a program with a parent-death signal
+ * (`--pdeathsig`, the kernel's PR_SET_PDEATHSIG): null when there is none.
+ */
+function setprivPath(): string | null {
+  if (setpriv !== undefined) return setpriv;
+  setpriv = null;
+  if (process.platform === 'linux') {
+    for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
+      if (dir && existsSync(join(dir, 'setpriv'))) {
+        setpriv = join(dir, 'setpriv');
+        break;
+      }
+    }
+  }
+  return setpriv;
+}
+
 /**
  * Starts anvil (the real binary, not the npx wrapper, so stopping it leaves no orphan) on
- * a free loopback port and resolves once it listens.
+ * a free loopback port and resolves once it listens. anvil cannot watch its parent itself: on
+ * Linux it is started through `setpriv --pdeathsig TERM` (which then becomes anvil: same pid, same
+ * command line), so the kernel stops it when the process that started it dies, even by SIGKILL
+ * with no watchdog left (`dieWithParent`, on by default; without `setpriv`, only the gateway's
+ * watchdog stops it).
  *
  * @example
  * const anvil = await startAnvil({ chainId: 31337 });
@@ -46,6 +70,8 @@ export async function startAnvil(
     stateFile?: string;
     stateIntervalS?: number;
     args?: string[];
+    /** SIGTERM from the kernel when this process dies (Linux with `setpriv`; default true). */
+    dieWithParent?: boolean;
   } = {},
 ): Promise<StartedBackend> {
   const host = options.host ?? '127.0.0.1';
@@ -61,7 +87,10 @@ export async function startAnvil(
       : []),
     ...(options.args ?? []),
   ];
-  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const wrapper = options.dieWithParent === false ? null : setprivPath();
+  const child = wrapper
+    ? spawn(wrapper, ['--pdeathsig', 'TERM', anvilBinaryPath(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );

@@ -3,6 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmbeddedBackend, GatewayConfig } from '../config/types.js';
 import type { Logger } from '../log/createLogger.js';
+import { embeddedBackendsOf } from './embeddedBackendsOf.js';
+import { holdDirectoryLock } from './holdDirectoryLock.js';
 import { reapStaleChild } from './reapStaleChild.js';
 import { anvilBinaryPath, type EmbeddedProcess, startAnvil, stopChild } from './startAnvil.js';
 import { ipfsNodeCli, startIpfsNode } from './startIpfsNode.js';
@@ -18,39 +20,44 @@ export interface EmbeddedBackends {
 
 /** The pid file of a backend, kept in its data directory. */
 const PID_FILE = 'nodegate-child.pid';
+/** The supervising gateway's lock on a backend's data directory (its pid). */
+const SUPERVISOR_LOCK = 'supervisor.lock';
 
 /**
  * Starts each embedded backend the config names (once, even if several upstreams use it), each
  * under supervision (restarted on the same port when it dies; see {@link superviseBackend}), with
  * its data in the data directory: anvil's chain in `anvil/state.json` (written every second and on
- * stop), the dev chain in `starknet-devchain/`, the IPFS repo in `ipfs/`. Backends left running
- * by a gateway that was killed are reaped first (their pid files), and a watchdog process stops
- * the backends if this gateway is killed.
+ * stop), the dev chain in `starknet-devchain/`, the IPFS repo in `ipfs/`. Each directory is
+ * locked first by this gateway (`supervisor.lock`, its pid: a directory another live gateway
+ * supervises is refused, never reaped; the dev chain and the IPFS node also lock it themselves,
+ * anvil cannot). Backends left running by a gateway that was killed are then reaped (their pid
+ * files), and a watchdog process stops the backends if this gateway is killed; anvil also gets
+ * SIGTERM from the kernel when its parent dies (`startAnvil`), the other two check by themselves.
  */
 export async function startEmbeddedBackends(
   config: GatewayConfig,
   progress: (line: string) => void,
   log: Logger,
 ): Promise<EmbeddedBackends> {
-  const wanted = new Map<EmbeddedBackend, string | undefined>();
-  for (const n of config.networks) {
-    for (const u of n.upstreams) {
-      if (u.embedded) wanted.set(u.embedded, n.chainId);
-    }
-  }
-  if (config.ipfs?.upstream.embedded) wanted.set(config.ipfs.upstream.embedded, undefined);
+  const wanted = embeddedBackendsOf(config);
   const started = new Map<EmbeddedBackend, SupervisedBackend>();
   const pidFiles: string[] = [];
+  const locks: Array<() => Promise<void>> = [];
   let watchdog: ChildProcess | undefined;
   const stop = async () => {
     await Promise.all([...started.values()].map((p) => p.stop()));
     if (watchdog) await stopChild(watchdog, 1_000);
+    await Promise.all(locks.map((release) => release()));
   };
   try {
-    await Promise.all(
+    // every backend settles (started or failed) before a failure stops them all: none is left behind
+    const results = await Promise.allSettled(
       [...wanted].map(async ([backend, chainId]) => {
         const plan = planBackend(backend, config, chainId);
         await mkdir(plan.dir, { recursive: true });
+        locks.push(
+          await holdDirectoryLock(join(plan.dir, SUPERVISOR_LOCK), `the ${backend} data directory ${plan.dir}`),
+        );
         const pidFile = join(plan.dir, PID_FILE);
         const reaped = await reapStaleChild(pidFile);
         if (reaped !== undefined) {
@@ -64,6 +71,8 @@ export async function startEmbeddedBackends(
         progress(`embedded ${backend} listening on ${proc.http} (data in ${plan.dir})`);
       }),
     );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     if (pidFiles.length > 0) {
       const script = new URL('./watchdog.js', import.meta.url).pathname;
       watchdog = spawn(process.execPath, [script, String(process.pid), ...pidFiles], { stdio: 'ignore' });

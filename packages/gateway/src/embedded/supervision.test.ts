@@ -1,9 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateConfig } from '../config/validateConfig.js';
+import { createLogger } from '../log/createLogger.js';
+import { startAnvil } from './startAnvil.js';
+import { startEmbeddedBackends } from './startEmbeddedBackends.js';
 
 // The embedded backends as `npm start` runs them: the built CLI on the embedded defaults, in a
 // process of its own, killed and restarted for real.
@@ -25,13 +31,13 @@ interface Started {
 let dir: string;
 let dataDir: string;
 
-async function startCli(): Promise<Started> {
+/** `nodegate start` on the embedded defaults in `dataDir`, or on a config file. */
+async function startCli(configFile?: string): Promise<Started> {
   const readyFile = join(dir, `ready-${Date.now()}.json`);
-  const child = spawn(
-    process.execPath,
-    [CLI, 'start', '--listen', '127.0.0.1:0', '--data-dir', dataDir, '--ready-file', readyFile],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const where = configFile ? ['--config', configFile] : ['--listen', '127.0.0.1:0', '--data-dir', dataDir];
+  const child = spawn(process.execPath, [CLI, 'start', ...where, '--ready-file', readyFile], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const logs: Record<string, unknown>[] = [];
   let buffered = '';
   child.stderr!.on('data', (c: Buffer) => {
@@ -92,6 +98,24 @@ async function rpc(url: string, method: string, params: unknown = []): Promise<a
   const body = (await r.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
   return body.result;
+}
+
+/** Kills the gateway's watchdog process (SIGKILL): nothing but the backends' own checks stops them now. */
+async function killWatchdog(s: Started): Promise<void> {
+  const children = (await readFile(`/proc/${s.child.pid}/task/${s.child.pid}/children`, 'utf8'))
+    .trim()
+    .split(/\s+/)
+    .map(Number)
+    .filter((p) => p > 0);
+  let killed = 0;
+  for (const p of children) {
+    const cmd = await readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '');
+    if (cmd.includes('watchdog.js')) {
+      process.kill(p, 'SIGKILL');
+      killed++;
+    }
+  }
+  expect(killed).toBe(1);
 }
 
 /** One request per family; resolves when all three answer. */
@@ -199,32 +223,118 @@ describe('supervision of the embedded backends', () => {
     }
   });
 
-  it('a backend left running (its watchdog killed too) is reaped at the next start', async () => {
+  it('every backend stops with a gateway killed by SIGKILL even when its watchdog was killed first', async () => {
     const gw = await startCli();
     await serves(gw);
-    const anvil = (await pidOf('anvil'))!;
-    // kill the watchdog first, then the gateway: nothing stops anvil now
-    const watchdogs = (await readFile(`/proc/${gw.child.pid}/task/${gw.child.pid}/children`, 'utf8'))
-      .trim()
-      .split(/\s+/)
-      .map(Number)
-      .filter((p) => p > 0);
-    for (const p of watchdogs) {
-      const cmd = await readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '');
-      if (cmd.includes('watchdog.js')) process.kill(p, 'SIGKILL');
-    }
+    const pids = (await Promise.all((Object.keys(BACKENDS) as Backend[]).map(pidOf))).filter(
+      (p): p is number => p !== undefined,
+    );
+    expect(pids).toHaveLength(3);
+    await killWatchdog(gw);
     await stopCli(gw, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(alive(anvil)).toBe(true);
+    // anvil: the kernel's parent-death signal (setpriv); the dev chain and the IPFS node: their own check
+    const took = await until(async () => {
+      const left = pids.filter((p) => alive(p));
+      if (left.length > 0) throw new Error(`still running: ${left.join(', ')}`);
+    }, 8_000);
+    expect(took).toBeLessThan(8_000);
+  });
+
+  it('a backend left running by an earlier gateway is reaped at the next start', async () => {
+    // an anvil on this data directory's chain that nothing stops (no parent-death signal, no
+    // watchdog), recorded in its pid file as a gateway would have left it
+    const anvilDir = join(dataDir, 'anvil');
+    await mkdir(anvilDir, { recursive: true });
+    const stateFile = join(anvilDir, 'state.json');
+    const left = await startAnvil({ stateFile, dieWithParent: false });
+    await writeFile(join(anvilDir, 'nodegate-child.pid'), JSON.stringify({ pid: left.pid, marker: stateFile }));
+    expect(alive(left.pid)).toBe(true);
     const again = await startCli();
     try {
-      expect(alive(anvil)).toBe(false);
+      await left.exited;
+      expect(alive(left.pid)).toBe(false);
       await serves(again);
       expect(again.logs).toContainEqual(
-        expect.objectContaining({ msg: 'stopped an embedded backend left running by an earlier gateway', pid: anvil }),
+        expect.objectContaining({
+          msg: 'stopped an embedded backend left running by an earlier gateway',
+          pid: left.pid,
+        }),
       );
     } finally {
       await stopCli(again);
     }
+  });
+});
+
+describe('one gateway per data directory with embedded backends, also on PostgreSQL', () => {
+  const PG = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `lock_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  let configFile: string;
+  let lockDir: string;
+
+  beforeAll(async () => {
+    lockDir = join(dir, 'pg-data');
+    configFile = join(dir, 'pg.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        listen: '127.0.0.1:0',
+        dataDir: lockDir,
+        devKey: true,
+        database: { kind: 'postgres', url: PG, schema },
+        networks: [
+          {
+            name: 'eth-devnet',
+            family: 'eth',
+            dev: true,
+            pathPrefix: '/eth-devnet',
+            upstreams: [{ name: 'anvil', embedded: 'anvil' }],
+          },
+        ],
+      }),
+    );
+  });
+  afterAll(async () => {
+    const client = new pg.Client(PG);
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  });
+
+  it("a second gateway on the same data directory is refused, and the first's backends keep serving", async () => {
+    const first = await startCli(configFile);
+    try {
+      const eth = `${first.ready.networks['eth-devnet']!.http}/v3/${first.ready.devKey.key}`;
+      await rpc(eth, 'eth_blockNumber');
+      const anvil = JSON.parse(await readFile(join(lockDir, 'anvil', 'nodegate-child.pid'), 'utf8')).pid as number;
+      // the second one: refused before it touches the backends
+      const second = spawn(process.execPath, [CLI, 'start', '--config', configFile], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      second.stderr!.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+      expect(code).not.toBe(0);
+      expect(stderr).toContain(`in use by another nodegate process (pid ${first.child.pid})`);
+      expect(alive(anvil)).toBe(true);
+      await rpc(eth, 'eth_blockNumber');
+      // the anvil directory itself is held by the supervising gateway: embedded backends started
+      // on it from elsewhere (here, this process) are refused too, and nothing is reaped
+      const config = validateConfig(JSON.parse(await readFile(configFile, 'utf8')));
+      const refused = await startEmbeddedBackends(config, () => {}, createLogger('error')).catch((e: Error) => e);
+      expect(refused).toBeInstanceOf(Error);
+      expect((refused as Error).message).toBe(
+        `the anvil data directory ${join(lockDir, 'anvil')} is in use by another nodegate process (pid ${first.child.pid})`,
+      );
+      expect(alive(anvil)).toBe(true);
+      await rpc(eth, 'eth_blockNumber');
+    } finally {
+      await stopCli(first);
+    }
+    // stopped: the locks are gone with it
+    expect(existsSync(join(lockDir, 'gateway.pid'))).toBe(false);
+    expect(existsSync(join(lockDir, 'anvil', 'supervisor.lock'))).toBe(false);
   });
 });
