@@ -83,7 +83,8 @@ const typedData: TypedData = {
   message: { to: '0x1234', contents: 'hello from the browser' },
 };
 show('typed-data', JSON.stringify(typedData));
-show('rpc', nodeUrl || '(missing ?rpc=)');
+// The API key in the URL is shown shortened, as nodegate's own logs do (screenshots of this page are kept).
+show('rpc', nodeUrl ? nodeUrl.replace(/\/v3\/([^/]{4})[^/]*/, '/v3/$1…') : '(missing ?rpc=)');
 
 async function connect(): Promise<void> {
   state('connect-state', 'busy', 'connecting');

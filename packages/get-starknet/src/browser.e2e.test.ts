@@ -3,9 +3,12 @@
  * playwright-core. The page finds the nodegate wallet through get-starknet v4 discovery and uses starknet.js
  * `WalletAccount`; its `window.ethereum` (and EIP-6963 announcement as `io.metamask`) is injected by the test and
  * bridged to the simulated MetaMask + the real snap running in Node (`startWalletHarness`). The page is served from
- * its own loopback origin; its Starknet RPC calls go cross-origin to nodegate. Screenshots go to `.artifacts/`.
+ * its own loopback origin (another port than nodegate's), so every Starknet RPC call it makes is cross-origin: the
+ * browser sends a CORS preflight (JSON bodies are not a "simple" request), watched through the DevTools protocol, and
+ * nodegate's answers must allow the page. Screenshots go to `.artifacts/` and to the repository's
+ * `.test-results/wallet-screenshots/` (kept as CI artifacts).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +22,8 @@ const PKG = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO = join(PKG, 'browser-demo');
 const OUT = join(PKG, 'dist', 'browser-demo');
 const ARTIFACTS = join(PKG, '.artifacts');
+/** Where scripts/test.mjs keeps results; CI uploads it. */
+const RESULTS = join(PKG, '..', '..', '.test-results', 'wallet-screenshots');
 const CHROMIUM = '/usr/bin/chromium';
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const VALID = '0x56414c4944'; // 'VALID', what an Argent account's is_valid_signature returns
@@ -32,6 +37,11 @@ let pageOrigin: string;
 const pageLog: string[] = [];
 /** The page's own calls to nodegate (cross-origin): request Origin, status, the CORS header of the answer. */
 const rpcCalls: { method: string; origin: string | undefined; status: number; allowOrigin: string | undefined }[] = [];
+/** CORS preflights the browser sent to nodegate (DevTools protocol: an OPTIONS request, a `Preflight` response). */
+const preflights = new Map<
+  string,
+  { url: string; requestHeaders: Record<string, string>; status?: number; headers?: Record<string, string> }
+>();
 const timings: Record<string, number> = {};
 
 function harness(): WalletHarness {
@@ -113,13 +123,20 @@ async function text(id: string): Promise<string> {
 }
 
 async function screenshot(name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `browser-${name}.png`), fullPage: true });
+  const file = `browser-${name}.png`;
+  await page.screenshot({ path: join(ARTIFACTS, file), fullPage: true });
+  copyFileSync(join(ARTIFACTS, file), join(RESULTS, file));
 }
+
+/** Header names in lower case (the DevTools protocol keeps the server's spelling). */
+const lower = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 
 beforeAll(async () => {
   // Fail (not skip) without the browser; scripts/services.sh installs Debian's chromium.
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (run: bash scripts/services.sh)`);
   mkdirSync(ARTIFACTS, { recursive: true });
+  mkdirSync(RESULTS, { recursive: true });
 
   let t = Date.now();
   rmSync(OUT, { recursive: true, force: true });
@@ -223,6 +240,22 @@ beforeAll(async () => {
     });
   });
   page.on('requestfailed', (r) => pageLog.push(`[requestfailed] ${r.url()} ${r.failure()?.errorText}`));
+  // Preflights are made by the browser's network service, not by the page: Playwright's request events do not show
+  // them, the DevTools protocol does.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (e.request.method === 'OPTIONS' && new URL(e.request.url).origin === rpcOrigin) {
+      preflights.set(e.requestId, { url: e.request.url, requestHeaders: lower(e.request.headers) });
+    }
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    const seen = preflights.get(e.requestId);
+    if (seen && e.type === 'Preflight') {
+      seen.status = e.response.status;
+      seen.headers = lower(e.response.headers);
+    }
+  });
   const query = new URLSearchParams({ rpc: h.rpcUrl, snap: h.wallet.snap.snapId, chain: h.chainId });
   await page.goto(`${served.origin}/?${query}`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
@@ -261,6 +294,21 @@ describe('demo dApp in Chromium: get-starknet discovery + WalletAccount → the 
       expect(c.origin).toBe(pageOrigin);
       expect(c.status).toBe(200);
       expect(['*', pageOrigin]).toContain(c.allowOrigin);
+    }
+    // Before its first POST the browser asked nodegate (OPTIONS) whether this origin may send JSON: a real
+    // preflight, answered with a success that allows the origin, POST and the content-type header.
+    await expect.poll(() => [...preflights.values()].filter((p) => p.status !== undefined).length).toBeGreaterThan(0);
+    for (const p of preflights.values()) {
+      if (p.status === undefined) continue;
+      expect(p.requestHeaders.origin).toBe(pageOrigin);
+      expect(p.requestHeaders['access-control-request-method']).toBe('POST');
+      expect(p.requestHeaders['access-control-request-headers']?.toLowerCase()).toContain('content-type');
+      expect(p.status >= 200 && p.status < 300).toBe(true);
+      expect(['*', pageOrigin]).toContain(p.headers?.['access-control-allow-origin']);
+      const methods = (p.headers?.['access-control-allow-methods'] ?? '').toUpperCase();
+      expect(methods === '*' || methods.includes('POST')).toBe(true);
+      const allowed = (p.headers?.['access-control-allow-headers'] ?? '').toLowerCase();
+      expect(allowed === '*' || allowed.includes('content-type')).toBe(true);
     }
   });
 

@@ -52,6 +52,8 @@ function scripted(script: Script, installed = true, network: SnapNetwork = { cha
   return { provider, sent, snapCalls, network };
 }
 
+/** A hash as the wallet API answers it (PADDED_FELT). */
+const pad = (h: string) => `0x${h.slice(2).padStart(64, '0')}`;
 const stored = (...addresses: string[]) => addresses.map((address, addressIndex) => ({ address, addressIndex }));
 const rpcError = (code: number, message: string, data?: unknown) =>
   Object.assign(new Error(message), { code, ...(data ? { data } : {}) });
@@ -184,10 +186,10 @@ describe('transactions and signing', () => {
       { contract_address: '0x222', entry_point: 'approve', calldata: [] },
     ];
     expect(await wallet.request({ type: 'wallet_addInvokeTransaction', params: { calls } })).toEqual({
-      transaction_hash: '0xabc',
+      transaction_hash: pad('0xabc'),
     });
     expect(await wallet.request({ type: 'wallet_addInvokeTransaction', params: calls })).toEqual({
-      transaction_hash: '0xabc',
+      transaction_hash: pad('0xabc'),
     });
     const expected = {
       method: 'stk_executeTxn',
@@ -268,13 +270,23 @@ describe('transactions and signing', () => {
         type: 'wallet_addDeclareTransaction',
         params: { compiled_class_hash: '0x5', contract_class },
       }),
-    ).toEqual({ transaction_hash: '0x7', class_hash: '0x8' });
+    ).toEqual({ transaction_hash: pad('0x7'), class_hash: pad('0x8') });
     expect(snapCalls()).toEqual([
       {
         method: 'stk_declareContract',
         params: { chainId: SN_SEPOLIA, senderAddress: A0, contract: contract_class, compiledClassHash: '0x5' },
       },
     ]);
+  });
+
+  it('wallet_deploymentData before connecting is DEPLOYMENT_DATA_NOT_AVAILABLE (116), MetaMask not asked', async () => {
+    const s = scripted(() => null);
+    const wallet = createNodegateWallet({ provider: s.provider });
+    await expect(wallet.request({ type: 'wallet_deploymentData' })).rejects.toMatchObject({
+      code: 116,
+      message: 'An error occurred (DEPLOYMENT_DATA_NOT_AVAILABLE)',
+    });
+    expect(s.sent).toEqual([]);
   });
 
   it('wallet_deploymentData → stk_getDeploymentData; already deployed → 115', async () => {

@@ -73,6 +73,11 @@ function chainIdHex(value: unknown): string | undefined {
   }
 }
 
+/** A hash as the wallet API's PADDED_FELT: `0x` and 64 hex digits. */
+function padded(hash: string): string {
+  return `0x${BigInt(hash).toString(16).padStart(64, '0')}`;
+}
+
 function asObject(params: unknown): Record<string, unknown> {
   return params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
 }
@@ -329,7 +334,7 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
           calldata: c.calldata,
         })),
       });
-      return { transaction_hash: result.transaction_hash };
+      return { transaction_hash: padded(result.transaction_hash) };
     },
     async wallet_addDeclareTransaction(params) {
       const p = asObject(params);
@@ -344,7 +349,7 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
         compiledClassHash: p.compiled_class_hash,
         ...(typeof p.class_hash === 'string' ? { classHash: p.class_hash } : {}),
       });
-      return { transaction_hash: result.transaction_hash, class_hash: result.class_hash };
+      return { transaction_hash: padded(result.transaction_hash), class_hash: padded(result.class_hash) };
     },
     async wallet_signTypedData(params) {
       const p = asObject(params);
@@ -359,6 +364,13 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
       });
     },
     async wallet_deploymentData() {
+      // The spec: a dApp that is not approved gets DEPLOYMENT_DATA_NOT_AVAILABLE.
+      if (!connected || !accounts[0]) {
+        throw new WalletApiError(
+          WalletApiErrorCode.DeploymentDataNotAvailable,
+          'not connected: call wallet_requestAccounts first',
+        );
+      }
       const data = await snap.invoke<Record<string, unknown>>('stk_getDeploymentData', { chainId, address: sender() });
       return data;
     },

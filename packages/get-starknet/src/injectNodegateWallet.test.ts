@@ -172,7 +172,7 @@ describe('discovery', () => {
     expect(
       await features['starknet:walletApi'].request({ type: 'wallet_addInvokeTransaction', params: { calls } } as never),
     ).toEqual({
-      transaction_hash: '0xfeed',
+      transaction_hash: `0x${'feed'.padStart(64, '0')}`,
     });
     expect(sent).toEqual([
       {

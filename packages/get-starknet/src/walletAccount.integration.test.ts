@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodegateWallet } from './createNodegateWallet.js';
 import { createWalletStandardWallet } from './createWalletStandardWallet.js';
 import { SnapSigner } from './SnapSigner.js';
+import { createWalletApiValidator } from './testing/createWalletApiValidator.js';
 import { startWalletHarness, type WalletHarness } from './testing/startWalletHarness.js';
 
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
@@ -26,6 +27,10 @@ const FIXTURES = join(
   'cairo-test-data',
 );
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+/** The wallet API's own schema (starknet-specs 0.10.2 `wallet-api/wallet_rpc.json`): results and errors are held to it. */
+const spec = createWalletApiValidator(join(FIXTURES, '..', 'starknet-specs-0.10.2'));
+const conforms = (method: string, result: unknown) => expect(spec.checkResult(method, result)).toBeUndefined();
+const conformingError = (method: string, error: unknown) => expect(spec.checkError(method, error)).toBeUndefined();
 
 let h: WalletHarness;
 let account: WalletAccount;
@@ -94,6 +99,15 @@ describe('WalletAccount through the connector and the real snap', () => {
     expect(num.toHex(account.address)).toMatch(/^0x[0-9a-f]+$/);
     expect(await account.requestAccounts(true)).toEqual([account.address]);
     expect(await h.wallet.request({ type: 'wallet_requestChainId' })).toBe(h.chainId);
+    for (const method of [
+      'wallet_requestAccounts',
+      'wallet_requestChainId',
+      'wallet_getPermissions',
+      'wallet_supportedSpecs',
+      'wallet_supportedWalletApi',
+    ]) {
+      conforms(method, await h.wallet.request({ type: method }));
+    }
     // The account is deployed (its deploy paid a fee out of the minted STRK).
     const balance = await strkBalance(account.address);
     expect(balance > 0n && balance < 10n ** 20n).toBe(true);
@@ -121,6 +135,7 @@ describe('WalletAccount through the connector and the real snap', () => {
     const signature = (await account.signMessage(message)) as string[];
     expect(h.user.dialogs).toBe(dialogsBefore + 1);
     expect(signature).toHaveLength(2);
+    conforms('wallet_signTypedData', signature);
     const msgHash = td.getMessageHash(message, account.address);
     const r = await h.rpc<string[]>('starknet_call', {
       request: {
@@ -184,17 +199,18 @@ describe('WalletAccount through the connector and the real snap', () => {
 
   it('wallet_watchAsset: STRK is watched after the dialog; an account contract is NOT_ERC20 (111)', async () => {
     const dialogsBefore = h.user.dialogs;
-    expect(
-      await h.wallet.request({
-        type: 'wallet_watchAsset',
-        params: { type: 'ERC20', options: { address: STRK, symbol: 'STRK', decimals: 18 } },
-      }),
-    ).toBe(true);
+    const watched = await h.wallet.request({
+      type: 'wallet_watchAsset',
+      params: { type: 'ERC20', options: { address: STRK, symbol: 'STRK', decimals: 18 } },
+    });
+    expect(watched).toBe(true);
+    conforms('wallet_watchAsset', watched);
     expect(h.user.dialogs).toBe(dialogsBefore + 1);
     const notToken = await h.wallet
       .request({ type: 'wallet_watchAsset', params: { type: 'ERC20', options: { address: account.address } } })
       .catch((e: unknown) => e);
     expect(notToken).toMatchObject({ code: 111, message: 'An error occurred (NOT_ERC20)' });
+    conformingError('wallet_watchAsset', notToken);
     expect(String((notToken as { data: unknown }).data)).toContain('is not an ERC20 token');
     expect(h.user.dialogs).toBe(dialogsBefore + 1); // refused before any dialog
   });
@@ -213,7 +229,9 @@ describe('WalletAccount through the connector and the real snap', () => {
       domain: { name: 'nodegate', revision: '1' },
       message: { x: '1' },
     };
-    await expect(account.signMessage(message)).rejects.toMatchObject({ code: 113 });
+    const refused = await account.signMessage(message).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 113 });
+    conformingError('wallet_signTypedData', refused);
   });
 
   it('a multicall through WalletAccount.execute is one transaction (stk_executeTxn) and both transfers land', async () => {
@@ -225,6 +243,7 @@ describe('WalletAccount through the connector and the real snap', () => {
       { contractAddress: STRK, entrypoint: 'transfer', calldata: [a, '7', '0'] },
       { contractAddress: STRK, entrypoint: 'transfer', calldata: [b, '9', '0'] },
     ]);
+    conforms('wallet_addInvokeTransaction', sent); // the hash padded to 64 hex digits, as the spec's PADDED_TXN_HASH
     expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
     expect(await strkBalance(a)).toBe(7n);
     expect(await strkBalance(b)).toBe(9n);
@@ -262,6 +281,7 @@ describe('WalletAccount through the connector and the real snap', () => {
     const contract = fixture('upgradable_counter__counter_contract.contract_class.json');
     const casm = fixture('upgradable_counter__counter_contract.compiled_contract_class.json');
     const sent = await account.declare({ contract, compiledClassHash: hash.computeCompiledClassHash(casm) });
+    conforms('wallet_addDeclareTransaction', sent);
     expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
     expect(num.toHex(sent.class_hash)).toBe(num.toHex(hash.computeContractClassHash(contract)));
     const onChain = await h.rpc<{ sierra_program: string[] }>('starknet_getClass', {
@@ -278,7 +298,9 @@ describe('WalletAccount through the connector and the real snap', () => {
     account.onAccountChange((a?: string[]) => accounts.push(a));
 
     h.user.answers.push(false);
-    await expect(account.switchStarknetChain(SN_MAIN as never)).rejects.toMatchObject({ code: 113 });
+    const refused = await account.switchStarknetChain(SN_MAIN as never).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 113 });
+    conformingError('wallet_switchStarknetChain', refused);
     expect(networks).toEqual([]);
     expect(await h.wallet.request({ type: 'wallet_requestChainId' })).toBe(h.chainId);
 
@@ -290,6 +312,20 @@ describe('WalletAccount through the connector and the real snap', () => {
     expect(accounts).toEqual([]); // the account list did not change
     expect(await h.wallet.request({ type: 'wallet_requestChainId' })).toBe(SN_MAIN);
     expect(await account.provider.getChainId()).toBe(SN_MAIN); // WalletAccount's own handler moved its provider
+    // Not deployed on mainnet yet: the deployment data a paymaster would use, in the spec's shape.
+    const deployment = (await h.wallet.request({ type: 'wallet_deploymentData' })) as Record<string, unknown>;
+    conforms('wallet_deploymentData', deployment);
+    expect(deployment).toMatchObject({ address: account.address, sigdata: [], version: 1 });
+    expect(
+      num.toHex(
+        hash.calculateContractAddressFromHash(
+          deployment.salt as string,
+          deployment.class_hash as string,
+          deployment.calldata as string[],
+          0,
+        ),
+      ),
+    ).toBe(num.toHex(account.address));
 
     // Fund and deploy the account on mainnet (through the snap on that network), so it is stored there.
     await mainnetRpc('devnet_mint', {
@@ -313,6 +349,10 @@ describe('WalletAccount through the connector and the real snap', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
 
+    const deployed = await h.wallet.request({ type: 'wallet_deploymentData' }).catch((e: unknown) => e);
+    expect(deployed).toMatchObject({ code: 115 });
+    conformingError('wallet_deploymentData', deployed);
+
     // A page reload: a new connector that assumes SN_SEPOLIA, a dApp that restores its account and reconnects silently.
     const reloaded = createNodegateWallet({ provider: h.provider, snapId: h.wallet.snap.snapId });
     expect(reloaded.chainId).toBe(h.chainId);
@@ -324,7 +364,9 @@ describe('WalletAccount through the connector and the real snap', () => {
     const seen: unknown[] = [];
     restored.onNetworkChanged((c?: string, a?: string[]) => seen.push(['network', c, a]));
     restored.onAccountChange((a?: string[]) => seen.push(['accounts', a]));
-    expect(await restored.requestAccounts(true)).toEqual([account.address]);
+    const restoredAccounts = await restored.requestAccounts(true);
+    expect(restoredAccounts).toEqual([account.address]);
+    conforms('wallet_requestAccounts', restoredAccounts);
     expect(seen).toEqual([
       ['network', SN_MAIN, [account.address]],
       ['accounts', [account.address]],
@@ -368,7 +410,9 @@ describe('WalletAccount through the connector and the real snap', () => {
     expect(await strkBalance('0xee1')).toBe(0n); // nothing happened on the test network
 
     // back to the test network for whatever runs next
-    expect(await account.switchStarknetChain(h.chainId as never)).toBe(true);
+    const switched = await account.switchStarknetChain(h.chainId as never);
+    expect(switched).toBe(true);
+    conforms('wallet_switchStarknetChain', switched);
     expect(networks.at(-1)).toEqual([h.chainId, [account.address]]);
   });
 });

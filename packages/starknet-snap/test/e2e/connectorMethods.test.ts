@@ -203,6 +203,116 @@ describe('stk_executeTxn', () => {
   });
 });
 
+describe('stk_executeTxn fee limits: maxFee and resourceBounds', () => {
+  const transfer = (to: string, amount: string) => [
+    { contractAddress: STRK, entrypoint: 'transfer', calldata: [to, amount, '0'] },
+  ];
+  type Fee = { overall_fee: string; suggestedMaxFee: string };
+  const estimate = () =>
+    result<Fee>(
+      send(snap, 'stk_estimateFee', {
+        contractAddress: STRK,
+        contractFuncName: 'transfer',
+        contractCallData: '0x8a1,1,0',
+        senderAddress: deployed,
+      }),
+    );
+
+  it('maxFee between the estimate and the margin: the bounds shrink to fit, the dialog and the chain show them', async () => {
+    const { overall_fee, suggestedMaxFee } = await estimate();
+    const [bare, full] = [BigInt(overall_fee), BigInt(suggestedMaxFee)];
+    expect(bare < full).toBe(true);
+    const maxFee = bare + ((full - bare) * 3n) / 4n;
+    const pending = send(snap, 'stk_executeTxn', {
+      senderAddress: deployed,
+      calls: transfer('0x8a1', '1'),
+      maxFee: maxFee.toString(),
+    });
+    const fields = dialogFields(await answer(pending, true));
+    const shown = parseStrk(field(fields, 'Max fee'));
+    expect(shown <= maxFee && shown > bare).toBe(true);
+    const sent = await result<AddTx>(pending);
+    expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    expect(boundsMax(await sentBounds(sent.transaction_hash))).toBe(shown);
+  });
+
+  it('maxFee below the estimate is refused before any dialog (-32005), nothing sent', async () => {
+    const nonce = await nonceOf(deployed);
+    const err = await errorOf(
+      send(snap, 'stk_executeTxn', { senderAddress: deployed, calls: transfer('0x8a2', '1'), maxFee: '1000' }),
+    );
+    expect(err.code).toBe(-32005);
+    expect(err.message).toContain('maxFee 1000 is below the estimated fee');
+    expect(await nonceOf(deployed)).toBe(nonce);
+  });
+
+  it('resourceBounds given: signed as given (no estimate in the dialog); above maxFee they are refused before any dialog', async () => {
+    // bounds that are enough: those the snap chose for an earlier transfer, read from the chain
+    const reference = send(snap, 'stk_executeTxn', { senderAddress: deployed, calls: transfer('0x8a3', '1') });
+    await answer(reference, true);
+    const refHash = (await result<AddTx>(reference)).transaction_hash;
+    await waitAccepted(refHash);
+    const bounds = await sentBounds(refHash);
+    const total = boundsMax(bounds);
+
+    const nonce = await nonceOf(deployed);
+    const tooLow = await errorOf(
+      send(snap, 'stk_executeTxn', {
+        senderAddress: deployed,
+        calls: transfer('0x8a4', '1'),
+        resourceBounds: bounds,
+        maxFee: (total - 1n).toString(),
+      }),
+    );
+    expect(tooLow.code).toBe(-32602);
+    expect(tooLow.message).toContain('resourceBounds');
+    expect(tooLow.message).toContain(`more than maxFee ${total - 1n}`);
+    expect(await nonceOf(deployed)).toBe(nonce);
+
+    const pending = send(snap, 'stk_executeTxn', {
+      senderAddress: deployed,
+      calls: transfer('0x8a4', '2'),
+      resourceBounds: bounds,
+      maxFee: total.toString(),
+    });
+    const fields = dialogFields(await answer(pending, true));
+    expect(labels(fields)).not.toContain('Estimated fee');
+    expect(parseStrk(field(fields, 'Max fee'))).toBe(total);
+    const sent = await result<AddTx>(pending);
+    expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    const onChain = await sentBounds(sent.transaction_hash);
+    for (const k of ['l1_gas', 'l2_gas', 'l1_data_gas'] as const) {
+      expect(BigInt(onChain[k].max_amount)).toBe(BigInt(bounds[k].max_amount));
+      expect(BigInt(onChain[k].max_price_per_unit)).toBe(BigInt(bounds[k].max_price_per_unit));
+    }
+    expect(await strkBalance('0x8a4')).toBe(2n);
+  });
+
+  it('malformed fee parameters are -32602 naming them', async () => {
+    for (const [extra, param] of [
+      [{ maxFee: '-5' }, 'maxFee'],
+      [{ maxFee: '0' }, 'maxFee'],
+      [{ resourceBounds: { l1_gas: { max_amount: '0x1', max_price_per_unit: '0x1' } } }, 'resourceBounds.l2_gas'],
+      [
+        {
+          resourceBounds: {
+            l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+            l2_gas: { max_amount: 'lots', max_price_per_unit: '0x1' },
+            l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+          },
+        },
+        'resourceBounds.l2_gas.max_amount',
+      ],
+    ] as const) {
+      const err = await errorOf(
+        send(snap, 'stk_executeTxn', { senderAddress: deployed, calls: transfer('0x8a5', '1'), ...extra }),
+      );
+      expect(err.code).toBe(-32602);
+      expect(err.message).toContain(param);
+    }
+  });
+});
+
 describe('sign-only methods, checked by the chain', () => {
   it('stk_signTransaction: starknet.js Account with the snap as signer sends a transfer the chain accepts', async () => {
     const signer = new ApprovingSnapSigner(deployed);
