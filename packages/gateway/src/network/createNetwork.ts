@@ -399,8 +399,13 @@ export function createNetwork(
   const takes = (m: Member, method: string) => !m.wrongChain && serves(m, method);
   /** Every upstream on the network's chain lacks `method` (the answer is then -32601). */
   const allLack = (list: readonly Member[], method: string) => {
-    const onChain = list.filter((m) => !m.wrongChain);
-    return onChain.length > 0 && onChain.every((m) => !serves(m, method));
+    let onChain = 0;
+    for (const m of list) {
+      if (m.wrongChain) continue;
+      if (serves(m, method)) return false;
+      onChain += 1;
+    }
+    return onChain > 0;
   };
 
   /** The order one read tries the upstreams in: the ranking, head followers first, and now and then an explorer. */
@@ -633,6 +638,8 @@ export function createNetwork(
     traits: MethodTraits,
     signal: AbortSignal | undefined,
     options: ForwardOptions | undefined,
+    /** The method is forwardable and the request may go to a partner. */
+    toPartners: boolean,
   ): Promise<Forwarded> {
     let last: UpstreamTransportError | UpstreamRpcError | undefined;
     let firstFailed: { m: Member; reason: string } | undefined;
@@ -711,7 +718,7 @@ export function createNetwork(
     if (behind !== undefined) return settleBehind(call, list, behind, answeredBehind);
     if (allLack(list, call.method)) throw methodNotFound(call.method);
     // partners only while every primary is failing or open (not when nodes answered they lack it)
-    if (options?.partners && partners.length > 0 && !nodeAnswered) {
+    if (toPartners && partners.length > 0 && !nodeAnswered) {
       for (const p of partners) {
         if (!takes(p, call.method) || !p.breaker.allow(now())) continue;
         const r = await attempt(p, call, signal);
@@ -903,7 +910,7 @@ export function createNetwork(
       const call: Call = { method, params, cls: scoreClassOf(traits), requested: requestedBlock(method, params), raw };
       return traits.kind === 'write'
         ? forwardWrite(call, signal)
-        : forwardRead(call, traits, signal, traits.forwardable ? options : { ...options, partners: false });
+        : forwardRead(call, traits, signal, options, traits.forwardable === true && options?.partners === true);
     },
     wsUpstreamUrl() {
       return (
