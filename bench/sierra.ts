@@ -90,7 +90,7 @@ function loopRun() {
     vars[p.id] = g === 'GasBuiltin' ? gas : g === 'u32' ? BigInt(n) : null;
   }
   const ctx = {
-    withdrawGasCost: 100n,
+    statementGasCost: 100,
     storage: new Map(),
     events: [],
     executionInfo: {},

@@ -1,6 +1,6 @@
 // A factory: deploys children of any declared class with deploy_syscall (from its own address, so a child's address
 // depends on the factory), remembers the last one and counts them, and emits ChildDeployed. Used by the gateway's
-// end-to-end tests of users' own contracts; compiled by scripts/compileTestContracts.mjs (wasm-cairo).
+// end-to-end tests of users' own contracts; compiled by packages/sierra-vm/scripts/compileTestContracts.mjs (wasm-cairo).
 #[starknet::interface]
 pub trait IFactory<T> {
     fn deploy_child(

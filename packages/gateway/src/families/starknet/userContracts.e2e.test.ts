@@ -22,9 +22,11 @@ const readHyperlane = (name: string, kind = 'contract_class') => {
   return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
 };
 const sel = (name: string) => hash.getSelectorFromName(name);
-/** A contract of the gateway's own test-contracts/ (compiled from its Cairo source by scripts/compileTestContracts.mjs). */
+/** One of nodegate's own test contracts (packages/sierra-vm/test-contracts, compiled from Cairo by wasm-cairo). */
 const readTestContract = (name: string) =>
-  JSON.parse(readFileSync(join(import.meta.dirname, `../../../test-contracts/${name}.contract_class.json`), 'utf8'));
+  JSON.parse(
+    readFileSync(join(import.meta.dirname, `../../../../sierra-vm/test-contracts/${name}.contract_class.json`), 'utf8'),
+  );
 /** Explicit bounds, so that starknet.js does not estimate a transaction that is meant to fail. */
 const BOUNDS = {
   resourceBounds: {
@@ -477,7 +479,11 @@ describe("users' own Cairo contracts through nodegate (starknet.js)", () => {
     expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(counter));
     const su = (
       await rpc('stk_getStateUpdate', {
-        block_id: { block_number: (await provider.getTransactionReceipt(up.transaction_hash)).value.block_number },
+        block_id: {
+          block_number: (
+            await rpc('stk_getTransactionReceipt', { transaction_hash: up.transaction_hash })
+          ).result.block_number,
+        },
       })
     ).result;
     expect(su.state_diff.replaced_classes).toEqual([
