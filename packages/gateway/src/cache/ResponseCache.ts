@@ -43,6 +43,8 @@ export interface CacheStats {
  */
 export interface ResponseCache {
   get(key: string): Promise<CachedEntry | undefined>;
+  /** `get` without a promise, for a store that answers in process (memory): the cache stage's fast path. */
+  peek?(key: string): CachedEntry | undefined;
   set(key: string, value: string, options: CacheEntryOptions): Promise<void>;
   /** Drops every entry set with this tag; resolves with how many. */
   dropTag(tag: string): Promise<number>;

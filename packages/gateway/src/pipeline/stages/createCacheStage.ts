@@ -54,12 +54,12 @@ export function createCacheStage(
   heads: ReadonlyMap<string, HeadTracker>,
   generations: CacheGenerations,
 ): CacheStage {
-  /** The entry and the network's generation, read together (one round trip with Redis). */
-  const lookup = async (key: string, network: string, dev: boolean) => {
-    if (!dev) return { entry: await cache.get(key), generation: 0 };
+  /** The entry and the network's generation (dev networks), read together (one round trip with Redis). */
+  const lookup = async (key: string, network: string) => {
     const [entry, generation] = await Promise.all([cache.get(key), generations.current(network)]);
     return { entry, generation };
   };
+  const peek = cache.peek?.bind(cache);
   return {
     async around(network, call, forward) {
       const name = network.settings.name;
@@ -95,16 +95,19 @@ export function createCacheStage(
         await forward();
         return;
       }
-      let found: { entry: CachedEntry | undefined; generation: number };
+      let entry: CachedEntry | undefined;
+      let generation = 0;
       try {
-        found = await lookup(plan.key, name, dev);
+        // production networks in memory: no promise on the way to a hit
+        if (!dev && peek !== undefined) entry = peek(plan.key);
+        else if (!dev) entry = await cache.get(plan.key);
+        else ({ entry, generation } = await lookup(plan.key, name));
       } catch {
         // the store is away (Redis down): answered upstream, not kept
         call.cache = 'MISS';
         await forward();
         return;
       }
-      const { entry, generation } = found;
       if (entry !== undefined && entry.generation === generation) {
         if (entry.block === undefined || stillCanonical(tracker, entry.block)) {
           call.result = new RawJson(entry.value);
