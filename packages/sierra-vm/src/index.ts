@@ -41,6 +41,7 @@ export {
 } from './vm/gasCosts.js';
 export { isPanicResult } from './vm/isPanicResult.js';
 export { type ParsedSierraText, parseSierraText } from './vm/parseSierraText.js';
+export { checkProgramStructure } from './vm/checkProgramStructure.js';
 export { type PreparedProgram, type PreparedStatement, prepareProgram } from './vm/prepareProgram.js';
 export {
   type ContractClassInput,

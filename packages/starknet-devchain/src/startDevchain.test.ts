@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeClasses } from './contracts/registry.js';
 import { type RunningDevchain, startDevchain } from './startDevchain.js';
 import { rpcResult } from './testing/rpc.js';
+import { syntheticAnswer, syntheticClass } from './testing/syntheticClass.js';
 
 const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 
@@ -158,26 +159,29 @@ describe('starknet.js Account against the dev chain', () => {
     ]);
   });
 
-  it('declares a class; it is served but not executable', async () => {
-    const contract = {
+  it('refuses to declare a program that is not valid Sierra (56); declares, serves and runs a valid one', async () => {
+    const junk = {
+      ...syntheticClass('junk').contract,
       sierra_program: ['0x1', '0x7', '0x0', '0x2', '0xb', '0x0', stark.randomAddress()],
-      contract_class_version: '0.1.0',
-      entry_points_by_type: {
-        CONSTRUCTOR: [],
-        EXTERNAL: [{ selector: hash.getSelectorFromName('get_answer'), function_idx: 0 }],
-        L1_HANDLER: [],
-      },
-      abi: [
-        {
-          type: 'function',
-          name: 'get_answer',
-          inputs: [],
-          outputs: [{ type: 'core::felt252' }],
-          state_mutability: 'view',
-        },
-      ],
     };
-    const expectedHash = hash.computeSierraContractClassHash(contract as any);
+    // an estimate says why (41, the execution error of estimateFee), the transaction itself is refused with 56
+    const estimate = await funder.declare({ contract: junk as any, compiledClassHash: '0x1234' }).catch((e) => e);
+    expect(estimate.baseError?.code).toBe(41);
+    expect(JSON.stringify(estimate.baseError?.data)).toMatch(/Sierra program is invalid/);
+    const bounds = {
+      resourceBounds: {
+        l1_gas: { max_amount: 0n, max_price_per_unit: 2n * 10n ** 9n },
+        l2_gas: { max_amount: 10n ** 8n, max_price_per_unit: 2n * 10n ** 9n },
+        l1_data_gas: { max_amount: 1000n, max_price_per_unit: 2n * 10n ** 9n },
+      },
+    };
+    const refused = await funder
+      .declare({ contract: junk as any, compiledClassHash: '0x1234' }, bounds)
+      .catch((e) => e);
+    expect(refused.baseError?.code).toBe(56);
+    expect(JSON.stringify(refused.baseError?.data)).toMatch(/Sierra program is invalid/);
+
+    const { contract, classHash: expectedHash } = syntheticClass('served-and-run');
     const { transaction_hash, class_hash } = await funder.declare({
       contract: contract as any,
       compiledClassHash: '0x1234',
@@ -189,26 +193,14 @@ describe('starknet.js Account against the dev chain', () => {
     expect(hash.computeSierraContractClassHash({ ...served, abi: JSON.parse(served.abi) })).toBe(expectedHash);
     await expect(funder.declare({ contract: contract as any, compiledClassHash: '0x1234' })).rejects.toThrow();
 
-    // Deploy through the UDC: the constructor cannot run, so the transaction reverts with a clear reason.
-    const { transaction_hash: dep } = await funder.execute(
-      {
-        contractAddress: '0x02ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125',
-        entrypoint: 'deploy_contract',
-        calldata: [class_hash, '0x1', '0x0', '0x0'],
-      },
-      {
-        resourceBounds: {
-          l1_gas: { max_amount: 0n, max_price_per_unit: 2n * 10n ** 9n },
-          l2_gas: { max_amount: 2n * 10n ** 6n, max_price_per_unit: 2n * 10n ** 9n },
-          l1_data_gas: { max_amount: 1000n, max_price_per_unit: 2n * 10n ** 9n },
-        },
-      },
-    );
-    const r = await provider.waitForTransaction(dep, { retryInterval: 50 });
-    expect(r.isReverted()).toBe(true);
-    const raw = await rpcResult(dc.rpcUrl, 'starknet_getTransactionReceipt', { transaction_hash: dep });
-    expect(raw.revert_reason).toMatch(/cannot execute Sierra/);
-    await feeOf(dep);
+    // deployed through the UDC, it answers its own call
+    const deployed = await funder.deploy({ classHash: class_hash, salt: '0x1' });
+    await provider.waitForTransaction(deployed.transaction_hash, { retryInterval: 50 });
+    const answer = await provider.callContract({
+      contractAddress: deployed.contract_address[0]!,
+      entrypoint: 'get_answer',
+    });
+    expect(answer.map(BigInt)).toEqual([syntheticAnswer('served-and-run')]);
   });
 
   it('deploys a native ERC20 through the UDC and reads it with a Contract', async () => {

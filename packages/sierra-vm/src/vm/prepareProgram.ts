@@ -1,5 +1,6 @@
 import type { SierraProgram } from '../types.js';
 import { buildTypeRegistry } from './buildTypeRegistry.js';
+import { checkProgramStructure } from './checkProgramStructure.js';
 import { findHandlerFactory } from './findHandlerFactory.js';
 import { SierraRunError } from './SierraRunError.js';
 import type { LibfuncHandler, TypeRegistry } from './types.js';
@@ -28,11 +29,15 @@ const cache = new WeakMap<SierraProgram, PreparedProgram>();
 /**
  * Resolves every statement of a program to its libfunc handler (once per concrete libfunc; cached per program
  * object). A libfunc without handler, or whose generic arguments the handler rejects, gets a handler that throws
- * `SierraRunError` when reached, so paths avoiding it still run.
+ * `SierraRunError` when reached, so paths avoiding it still run. A program that is not well formed (see
+ * {@link checkProgramStructure}: branch targets or entries outside it, undeclared libfuncs or functions) throws
+ * `SierraRunError` at once.
  */
 export function prepareProgram(program: SierraProgram): PreparedProgram {
   const cached = cache.get(program);
   if (cached) return cached;
+  const problems = checkProgramStructure(program);
+  if (problems.length > 0) throw new SierraRunError(`malformed program: ${problems.join('; ')}`);
   const registry = buildTypeRegistry(program);
   const env = { program, registry };
   const handlers: LibfuncHandler[] = [];

@@ -66,9 +66,10 @@ const CONTRACT_NOT_DEPLOYED = shortString('CONTRACT_NOT_DEPLOYED');
 const undecodable = new Map<bigint, string>();
 
 /**
- * Decodes a class being declared, once: the decoded program is cached under its class hash. A class using a
- * generic libfunc the VM lacks is refused with COMPILATION_FAILED (56) naming the libfuncs; a program that is not
- * a valid Sierra encoding is accepted (stored and served) but calls into it fail.
+ * Decodes a class being declared, once: the decoded program is cached under its class hash. As a sequencer that
+ * cannot compile it to CASM, the dev chain refuses with COMPILATION_FAILED (56) a program that is not a valid Sierra
+ * encoding or not well formed (branches or entry points outside it), and a class using a generic libfunc the VM
+ * lacks, naming the libfuncs. (A class already in a loaded state that cannot run is served, and calls into it fail.)
  */
 export function checkDeclaredClass(sierra: SierraContractClass, classHash: bigint): void {
   let cls: LoadedContractClass;
@@ -76,8 +77,9 @@ export function checkDeclaredClass(sierra: SierraContractClass, classHash: bigin
     cls = loadContractClass(sierra, classHash);
   } catch (e) {
     if (e instanceof SierraDecodeError || e instanceof SierraRunError) {
-      undecodable.set(classHash, e.message);
-      return;
+      throw new DevchainError(ErrorCode.COMPILATION_FAILED, {
+        data: `Class ${toHex(classHash)} cannot be compiled: its Sierra program is invalid (${e.message})`,
+      });
     }
     throw e;
   }

@@ -7,7 +7,7 @@ export {
   invokeV3,
   SEPOLIA,
   sign,
-  syntheticClass,
   transferCalldata,
 } from './signedTx.js';
+export { syntheticAnswer, syntheticClass } from './syntheticClass.js';
 export { type Notification, type WsClient, wsClient } from './wsClient.js';

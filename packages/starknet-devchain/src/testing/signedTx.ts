@@ -1,5 +1,6 @@
 /** Test helpers: build and sign raw transactions of every shape with starknet.js hash functions. */
 import { ec, hash, num, v2hash, v3hash } from 'starknet';
+import { syntheticClass } from './syntheticClass.js';
 
 /** Chain id of SN_SEPOLIA. */
 export const SEPOLIA = '0x534e5f5345504f4c4941';
@@ -203,30 +204,6 @@ export function deployAccountV3(
       ...v3Fields(b),
     },
   };
-}
-
-/** A synthetic Sierra class (not executable) with a unique program. */
-export function syntheticClass(tag: string) {
-  const abi = [
-    {
-      type: 'function',
-      name: 'get_answer',
-      inputs: [],
-      outputs: [{ type: 'core::felt252' }],
-      state_mutability: 'view',
-    },
-  ];
-  const contract = {
-    sierra_program: ['0x1', '0x7', '0x0', '0x2', '0xb', '0x0', num.toHex(BigInt(hash.starknetKeccak(tag)))],
-    contract_class_version: '0.1.0',
-    entry_points_by_type: {
-      CONSTRUCTOR: [],
-      EXTERNAL: [{ selector: hash.getSelectorFromName('get_answer'), function_idx: 0 }],
-      L1_HANDLER: [],
-    },
-    abi,
-  };
-  return { contract, classHash: hash.computeSierraContractClassHash(contract as any) };
 }
 
 /** A signed v2 DECLARE with max_fee. */

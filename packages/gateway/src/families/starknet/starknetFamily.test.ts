@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Account, CallData, ec, hash, RpcProvider, stark, uint256 } from 'starknet';
+import { syntheticClass } from '@nodegate/starknet-devchain/testing';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from '../../test-support/startTestGateway.js';
@@ -29,35 +30,6 @@ function expectedSeedBlock(b: any) {
 }
 function expectedSeedReceipt(r: any) {
   return { ...r, status: r.block_hash === undefined ? 'PENDING' : r.finality_status };
-}
-
-function syntheticClass(tag: string) {
-  return {
-    sierra_program: [
-      '0x1',
-      '0x7',
-      '0x0',
-      '0x2',
-      '0xb',
-      '0x0',
-      hash.starknetKeccak(tag).toString(16).replace(/^/, '0x'),
-    ],
-    contract_class_version: '0.1.0',
-    entry_points_by_type: {
-      CONSTRUCTOR: [],
-      EXTERNAL: [{ selector: hash.getSelectorFromName('get_answer'), function_idx: 0 }],
-      L1_HANDLER: [],
-    },
-    abi: [
-      {
-        type: 'function',
-        name: 'get_answer',
-        inputs: [],
-        outputs: [{ type: 'core::felt252' }],
-        state_mutability: 'view',
-      },
-    ],
-  };
 }
 
 /** A fresh key whose OZ-style account address is funded with 1 STRK (not deployed yet). */
@@ -100,7 +72,10 @@ beforeAll(async () => {
     calldata: CallData.compile({ recipient: funder.address, amount: uint256.bnToUint256(777n) }),
   });
   await provider.waitForTransaction(tr.transaction_hash, { retryInterval: 50 });
-  const decl = await funder.declare({ contract: syntheticClass('gateway-test') as any, compiledClassHash: '0x1234' });
+  const decl = await funder.declare({
+    contract: syntheticClass('gateway-test').contract as any,
+    compiledClassHash: '0x1234',
+  });
   await provider.waitForTransaction(decl.transaction_hash, { retryInterval: 50 });
   Object.assign(made, {
     deployHash: dep.transaction_hash,
@@ -232,7 +207,10 @@ describe('stk_ seed methods: seed shapes; starknet_ aliases: spec shapes; both e
     });
     expect(captured.starknet_addDeployAccountTransaction.deploy_account_transaction.type).toBe('DEPLOY_ACCOUNT');
     await provider.waitForTransaction(dep.transaction_hash, { retryInterval: 50 });
-    const decl = await account.declare({ contract: syntheticClass('stk-declare') as any, compiledClassHash: '0x99' });
+    const decl = await account.declare({
+      contract: syntheticClass('stk-declare').contract as any,
+      compiledClassHash: '0x99',
+    });
     expect(captured['stk_addDeclareTransaction:result']).toEqual({
       transaction_hash: decl.transaction_hash,
       class_hash: decl.class_hash,
