@@ -1,5 +1,6 @@
 import type { MethodTraits } from '../families/types.js';
 import type { HeadTracker } from './createHeadTracker.js';
+import { ethCacheKey } from './ethCacheKey.js';
 import type { CacheEntryOptions } from './ResponseCache.js';
 
 /**
@@ -63,9 +64,9 @@ export function planCacheEntry(
   heads: HeadTracker | undefined,
   dev: boolean,
 ): CachePlan | undefined {
-  if (traits.kind !== 'read' || traits.cache === 'never' || heads === undefined) return undefined;
+  const key = ethCacheKey(network, method, params, traits, heads, dev);
+  if (key === undefined || heads === undefined) return undefined;
   const list = Array.isArray(params) ? params : [];
-  const key = `${network}|${method}|${JSON.stringify(list)}`;
   const finalized = heads.finalized();
   /** A final block: for good, but on a dev network still under its block when the tracker knows it. */
   const final = (n: number, hash?: string): CacheEntryOptions => {
@@ -133,10 +134,10 @@ export function planCacheEntry(
       };
     }
     case 'head': {
-      const head = heads.latest();
-      if (dev || head === undefined) return undefined;
+      // the key names the head it is answered at (`ethCacheKey`)
+      const head = heads.latest()!;
       return {
-        key: `${key}|${head.hash}`,
+        key,
         keep: (result) =>
           result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}`, block: { ...head } },
       };

@@ -4,19 +4,7 @@ import type { CachePlan } from './planCacheEntry.js';
 import { TTL } from './planCacheEntry.js';
 import type { CacheEntryOptions } from './ResponseCache.js';
 import { starknetHashTag } from './starknetBlockReader.js';
-
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` give one key. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    const keys = Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+import { starknetCacheKey } from './starknetCacheKey.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 const FINAL = { ttlMs: TTL.final } as const;
@@ -57,10 +45,9 @@ export function planStarknetCacheEntry(
   heads?: HeadTracker,
   dev = false,
 ): CachePlan | undefined {
-  if (traits.kind !== 'read' || traits.cache === 'never') return undefined;
-  const name = upstreamMethod.startsWith('starknet_') ? upstreamMethod.slice(9) : undefined;
-  if (name === undefined) return undefined;
-  const key = `${network}|${clientMethod}|${canonical(upstreamParams ?? {})}`;
+  const key = starknetCacheKey(network, clientMethod, upstreamMethod, upstreamParams, traits, heads, dev);
+  if (key === undefined) return undefined;
+  const name = upstreamMethod.slice(9);
   if (heads !== undefined) {
     const plan = planWithHead(key, traits, upstreamParams, heads, dev);
     if (plan !== undefined) return plan;
@@ -98,10 +85,11 @@ function planWithHead(
   dev: boolean,
 ): CachePlan | undefined {
   if (traits.cache === 'head') {
+    // the key names the head it is answered at (`starknetCacheKey`)
     const head = heads.latest();
     if (dev || head === undefined) return undefined;
     return {
-      key: `${key}|${head.hash}`,
+      key,
       keep: (result) =>
         result === null ? undefined : { ttlMs: TTL.head, tag: `head:${head.hash}`, block: { ...head } },
     };

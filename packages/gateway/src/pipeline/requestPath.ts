@@ -166,9 +166,12 @@ export function createRequestPath(deps: RequestPathDeps) {
       try {
         await chargeCredits(ctx, limiter, guard, credits);
         for (const c of billable) c.credits = c.prepared!.policy.credits;
-        // one call (the common case) is awaited as it is: no array of promises to gather
-        if (billable.length === 1) await forward(billable[0]!);
-        else if (billable.length > 1) await Promise.all(billable.map(forward));
+        // one call (the common case) is awaited as it is: no array of promises to gather, and
+        // nothing to wait for when the cache answered it at once
+        if (billable.length === 1) {
+          const answering = forward(billable[0]!);
+          if (answering !== undefined) await answering;
+        } else if (billable.length > 1) await Promise.all(billable.map(forward));
       } catch (err) {
         const answer = wireError(err);
         status = answer.status;

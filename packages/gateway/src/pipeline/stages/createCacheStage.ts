@@ -1,7 +1,9 @@
 import type { CacheGenerations } from '../../cache/CacheGenerations.js';
 import type { HeadTracker } from '../../cache/createHeadTracker.js';
+import { ethCacheKey } from '../../cache/ethCacheKey.js';
 import { planCacheEntry } from '../../cache/planCacheEntry.js';
 import { planStarknetCacheEntry } from '../../cache/planStarknetCacheEntry.js';
+import { starknetCacheKey } from '../../cache/starknetCacheKey.js';
 import type { BlockRef, CachedEntry, ResponseCache } from '../../cache/ResponseCache.js';
 import { RawJson } from '../../jsonrpc/RawJson.js';
 import type { Network } from '../../network/createNetwork.js';
@@ -12,8 +14,9 @@ export interface CacheStage {
   /**
    * Answers `call` from the cache when it may, else runs `forward` and keeps the answer when it
    * may; after a write (or a dev method) it makes sure nothing cached outlives what it changed.
+   * Undefined when the call was answered from an in-process store at once (no promise to wait for).
    */
-  around(network: Network, call: RpcCall, forward: () => Promise<void>): Promise<void>;
+  around(network: Network, call: RpcCall, forward: () => Promise<void>): Promise<void> | undefined;
 }
 
 /**
@@ -60,82 +63,131 @@ export function createCacheStage(
     return { entry, generation };
   };
   const peek = cache.peek?.bind(cache);
-  return {
-    async around(network, call, forward) {
-      const name = network.settings.name;
-      const dev = network.settings.dev;
-      const prepared = call.prepared!;
-      const tracker = heads.get(name);
-      const traits = prepared.policy;
-      if (traits.kind !== 'read') {
-        await forward();
-        if (dev) {
-          // before the answer: nothing read before this write is served after it, by any instance
-          await generations.bump(name).catch(() => undefined);
-          await tracker?.refresh();
-        } else if (tracker !== undefined) {
-          const head = tracker.latest();
-          if (head !== undefined) void cache.dropTag(`head:${head.hash}`).catch(() => undefined);
-        }
-        return;
-      }
-      const plan =
-        network.settings.family === 'starknet'
-          ? planStarknetCacheEntry(
-              name,
-              call.method,
-              prepared.upstreamMethod,
-              prepared.upstreamParams,
-              traits,
-              tracker,
-              dev,
-            )
-          : planCacheEntry(name, call.method, call.request?.params, traits, tracker, dev);
-      if (plan === undefined || tracker === undefined) {
-        await forward();
-        return;
-      }
+  /** A hit: the result is the entry's text, spliced into the answer as it is. */
+  const served = (call: RpcCall, entry: CachedEntry) => {
+    call.result = new RawJson(entry.value);
+    call.cache = 'HIT';
+  };
+  /** Whether an entry found under the call's key may answer it (its generation, its block). */
+  const usable = (entry: CachedEntry, generation: number, tracker: HeadTracker) => {
+    if (entry.generation !== generation) return false;
+    if (entry.block === undefined || stillCanonical(tracker, entry.block)) return true;
+    // replaced by a reorg whose tags are still being dropped: gone now
+    void cache.dropTag(`blk:${entry.block.hash}`).catch(() => undefined);
+    return false;
+  };
+
+  /** A write or a dev method: forwarded, then nothing it may have changed is served again. */
+  const write = async (network: Network, tracker: HeadTracker | undefined, forward: () => Promise<void>) => {
+    await forward();
+    if (network.settings.dev) {
+      // before the answer: nothing read before this write is served after it, by any instance
+      await generations.bump(network.settings.name).catch(() => undefined);
+      await tracker?.refresh();
+    } else if (tracker !== undefined) {
+      const head = tracker.latest();
+      if (head !== undefined) void cache.dropTag(`head:${head.hash}`).catch(() => undefined);
+    }
+  };
+
+  /** Not answered yet: looked up (unless `looked`), else forwarded and kept when the plan says so. */
+  const lookUpOrForward = async (
+    network: Network,
+    call: RpcCall,
+    tracker: HeadTracker,
+    key: string,
+    looked: boolean,
+    forward: () => Promise<void>,
+  ) => {
+    const name = network.settings.name;
+    const dev = network.settings.dev;
+    let generation = 0;
+    if (!looked) {
       let entry: CachedEntry | undefined;
-      let generation = 0;
       try {
-        // production networks in memory: no promise on the way to a hit
-        if (!dev && peek !== undefined) entry = peek(plan.key);
-        else if (!dev) entry = await cache.get(plan.key);
-        else ({ entry, generation } = await lookup(plan.key, name));
+        if (dev) ({ entry, generation } = await lookup(key, name));
+        else entry = await cache.get(key);
       } catch {
         // the store is away (Redis down): answered upstream, not kept
         call.cache = 'MISS';
         await forward();
         return;
       }
-      if (entry !== undefined && entry.generation === generation) {
-        if (entry.block === undefined || stillCanonical(tracker, entry.block)) {
-          call.result = new RawJson(entry.value);
-          call.cache = 'HIT';
-          return;
+      if (entry !== undefined && usable(entry, generation, tracker)) return served(call, entry);
+    }
+    call.cache = 'MISS';
+    const prepared = call.prepared!;
+    const plan =
+      network.settings.family === 'starknet'
+        ? planStarknetCacheEntry(
+            name,
+            call.method,
+            prepared.upstreamMethod,
+            prepared.upstreamParams,
+            prepared.policy,
+            tracker,
+            dev,
+          )
+        : planCacheEntry(name, call.method, call.request?.params, prepared.policy, tracker, dev);
+    // a reorg while the call was upstream may have replaced what it read: not kept then
+    const reorgs = tracker.reorgs();
+    await forward();
+    if (plan === undefined || call.error !== undefined) return;
+    const text = call.result instanceof RawJson ? call.result.text : JSON.stringify(call.result);
+    if (text === undefined) return;
+    const parsed = call.result instanceof RawJson ? safeParse(text) : call.result;
+    const keep = plan.keep(parsed);
+    if (keep === undefined || tracker.reorgs() !== reorgs) return;
+    if (keep.block !== undefined && !stillCanonical(tracker, keep.block)) return;
+    void cache
+      .set(plan.key, text, dev ? { ...keep, generation } : keep)
+      .then(() => {
+        // a reorg seen while it was being written (Redis): its tag may have been dropped before
+        // the entry arrived, so it is dropped again
+        if (tracker.reorgs() !== reorgs && keep.tag !== undefined) return cache.dropTag(keep.tag);
+      })
+      .catch(() => undefined);
+  };
+
+  return {
+    around(network, call, forward) {
+      const name = network.settings.name;
+      const dev = network.settings.dev;
+      const prepared = call.prepared!;
+      const tracker = heads.get(name);
+      const traits = prepared.policy;
+      if (traits.kind !== 'read') return write(network, tracker, forward);
+      // the key first: a hit needs nothing else of the plan (whatever is under a key was kept by it)
+      const key =
+        tracker === undefined
+          ? undefined
+          : network.settings.family === 'starknet'
+            ? starknetCacheKey(
+                name,
+                call.method,
+                prepared.upstreamMethod,
+                prepared.upstreamParams,
+                traits,
+                tracker,
+                dev,
+              )
+            : ethCacheKey(name, call.method, call.request?.params, traits, tracker, dev);
+      if (key === undefined || tracker === undefined) return forward();
+      // production networks with an in-process store: a hit is answered at once, no promise
+      if (!dev && peek !== undefined) {
+        let entry: CachedEntry | undefined;
+        try {
+          entry = peek(key);
+        } catch {
+          entry = undefined;
         }
-        // replaced by a reorg whose tags are still being dropped: gone now
-        void cache.dropTag(`blk:${entry.block.hash}`).catch(() => undefined);
+        if (entry !== undefined && usable(entry, 0, tracker)) {
+          served(call, entry);
+          return undefined;
+        }
+        return lookUpOrForward(network, call, tracker, key, true, forward);
       }
-      call.cache = 'MISS';
-      // a reorg while the call was upstream may have replaced what it read: not kept then
-      const reorgs = tracker.reorgs();
-      await forward();
-      if (call.error !== undefined) return;
-      const text = call.result instanceof RawJson ? call.result.text : JSON.stringify(call.result);
-      if (text === undefined) return;
-      const parsed = call.result instanceof RawJson ? safeParse(text) : call.result;
-      const keep = plan.keep(parsed);
-      if (keep === undefined || tracker.reorgs() !== reorgs) return;
-      if (keep.block !== undefined && !stillCanonical(tracker, keep.block)) return;
-      void cache
-        .set(plan.key, text, dev ? { ...keep, generation } : keep)
-        .then(() => {
-          // a reorg seen while it was being written (Redis): its tag may have been dropped before
-          // the entry arrived, so it is dropped again
-          if (tracker.reorgs() !== reorgs && keep.tag !== undefined) return cache.dropTag(keep.tag);
-        })
-        .catch(() => undefined);
+      return lookUpOrForward(network, call, tracker, key, false, forward);
     },
   };
 }
