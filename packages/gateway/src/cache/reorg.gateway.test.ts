@@ -167,7 +167,7 @@ describe('no stale answer after a reorg made through the gateway (dev network)',
 describe('no stale answer after a reorg on the upstream (production network, newHeads)', () => {
   // the gateway learns of the reorg when the upstream announces its new head; the notification
   // leaves anvil as it answers the reorg, so a request may start a moment before the gateway read it
-  const graceMs = 50;
+  const graceMs = 100;
   let client: WebSocket;
   let heads = 0;
 
