@@ -17,7 +17,7 @@ let dir: string;
 let mainUrl: string;
 let devUrl: string;
 
-const call = async (url: string, method: string, params: unknown[] = []) => {
+const call = async (url: string, method: string, params: unknown = []) => {
   const r = await postJson(url, { jsonrpc: '2.0', id: 1, method, params });
   return { result: r.json.result, error: r.json.error, cache: r.headers.get('x-cache') };
 };

@@ -3,7 +3,7 @@ import { postJson } from '../test-support/startTestGateway.js';
 /** One query the readers send again and again. */
 export interface Probe {
   readonly method: string;
-  readonly params: unknown[];
+  readonly params: unknown;
 }
 
 /** One answer a reader got through the gateway, with when its request started and ended (ms, `performance.now()`). */

@@ -24,7 +24,7 @@ const redis = new Redis(REDIS);
 const prefixes: string[] = [];
 
 const hex = (n: number) => `0x${n.toString(16)}`;
-const call = async (url: string, method: string, params: unknown[] = []) => {
+const call = async (url: string, method: string, params: unknown = []) => {
   const r = await postJson(url, { jsonrpc: '2.0', id: 1, method, params });
   return { result: r.json.result, error: r.json.error, cache: r.headers.get('x-cache') };
 };
