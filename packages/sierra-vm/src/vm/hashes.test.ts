@@ -14,7 +14,14 @@ describe('Stark curve helpers of the EC and pedersen libfuncs', () => {
         0x208a0a10250e382e1e4bbe2880906c2791bf6275695e02fbbc6aeff9cd8b31an,
       ],
       [(1n << 251n) + 5n, 123456789n],
+      [FIELD_PRIME - 1n, FIELD_PRIME - 1n],
+      [(1n << 248n) - 1n, 1n << 248n],
     ] as const) {
+      expect(pedersenHash(a, b)).toBe(BigInt(hash.computePedersenHash(a, b)));
+    }
+    for (let i = 0n; i < 40n; i++) {
+      const a = (0x9e3779b97f4a7c15n ** (i + 3n)) % FIELD_PRIME;
+      const b = (0xc2b2ae3d27d4eb4fn ** (i + 5n)) % FIELD_PRIME;
       expect(pedersenHash(a, b)).toBe(BigInt(hash.computePedersenHash(a, b)));
     }
   });

@@ -25,6 +25,16 @@ describe('starkCurve.mul', () => {
     }
     expect(mul(5n, null)).toBeNull();
   });
+
+  it('a base used often moves to a table of its byte multiples and still equals the reference', () => {
+    const p = Point.BASE.multiply(987_654_321n);
+    const scalars = [1n, 255n, 256n, 257n, (1n << 252n) - 1n, N - 1n, N];
+    for (let i = 0; i < 120; i++) scalars.push(BigInt(`0x${randomBytes(32).toString('hex')}`) >> 4n);
+    for (const k of scalars) {
+      const expected = k % N === 0n ? null : affine(p.multiply(k % N));
+      expect(mul(k, affine(p)), `k = ${k}`).toEqual(expected);
+    }
+  });
 });
 
 describe('starkCurve.sqrt', () => {

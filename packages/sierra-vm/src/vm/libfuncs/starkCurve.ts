@@ -103,26 +103,38 @@ function fixedBaseTable(p: readonly [bigint, bigint]): (readonly [bigint, bigint
 /** Base points seen lately (x,y → uses), and the tables of those used more than once (at most 32). */
 const baseUses = new Map<string, number>();
 const baseTables = new Map<string, (readonly [bigint, bigint])[][]>();
+/** Uses after which a base point's 4-bit table gives way to a byte-window one (about 8,000 points, ~1 MB). */
+const BYTE_TABLE_USES = 64;
+/** Byte-window tables of the bases used most (the curve generator, the keys of busy accounts): at most 8. */
+const byteTables = new Map<string, [bigint, bigint][][]>();
 
 /**
  * `k·p` for k ≥ 0. A base point multiplied before (a signature check multiplies the curve generator and the same
- * public key every time) gets a table of its multiples, and then a product is 63 additions without doublings; other
- * products go by double-and-add. Both work in Jacobian coordinates with one field inversion at the end.
+ * public key every time) gets a table of its multiples, and then a product is 63 additions without doublings (32 once
+ * the point has been used 64 times and has a table of its byte multiples); other products go by double-and-add. All
+ * work in Jacobian coordinates with one field inversion at the end.
  */
 export function mul(k: bigint, p: CurvePoint): CurvePoint {
   if (p === null || k === 0n) return null;
   if (k < 1n << BigInt(4 * WINDOWS)) {
     const key = `${p[0]},${p[1]}`;
+    const bytes = byteTables.get(key);
+    if (bytes !== undefined) return toAffine(addByteWindows([0n, 1n, 0n], bytes, k));
     let table = baseTables.get(key);
-    if (table === undefined) {
-      const uses = (baseUses.get(key) ?? 0) + 1;
-      if (baseUses.size >= 4096) baseUses.clear();
-      baseUses.set(key, uses);
-      if (uses >= 2) {
-        table = fixedBaseTable(p);
-        if (baseTables.size >= 32) baseTables.delete(baseTables.keys().next().value!);
-        baseTables.set(key, table);
-      }
+    const uses = (baseUses.get(key) ?? 0) + 1;
+    if (baseUses.size >= 4096) baseUses.clear();
+    baseUses.set(key, uses);
+    if (uses >= BYTE_TABLE_USES) {
+      const rows = byteWindowTable(p, 32);
+      if (byteTables.size >= 8) byteTables.delete(byteTables.keys().next().value!);
+      byteTables.set(key, rows);
+      baseTables.delete(key);
+      return toAffine(addByteWindows([0n, 1n, 0n], rows, k));
+    }
+    if (table === undefined && uses >= 2) {
+      table = fixedBaseTable(p);
+      if (baseTables.size >= 32) baseTables.delete(baseTables.keys().next().value!);
+      baseTables.set(key, table);
     }
     if (table !== undefined) {
       let r: Jacobian = [0n, 1n, 0n];
@@ -247,28 +259,81 @@ const PEDERSEN_POINTS: readonly [bigint, bigint][] = [
     776496453633298175483985398648758586525933812536653089401905292063708816422n,
   ],
 ];
-let tables: [CurvePoint[], CurvePoint[]] | undefined;
-/** For one input: the 248 doublings of the low-bits base, then the 4 of the high-bits base. */
-const table = (low: CurvePoint, high: CurvePoint): CurvePoint[] => {
-  const out: CurvePoint[] = [];
-  let p = low;
-  for (let i = 0; i < 248; i++, p = add(p, p)) out.push(p);
-  p = high;
-  for (let i = 0; i < 4; i++, p = add(p, p)) out.push(p);
+/**
+ * Affine points from Jacobian ones, with one field inversion for all (Montgomery's trick); none at infinity.
+ */
+function normalize(points: readonly Jacobian[]): [bigint, bigint][] {
+  const prefix: bigint[] = [];
+  let acc = 1n;
+  for (const p of points) {
+    prefix.push(acc);
+    acc = m(acc * p[2]);
+  }
+  let invAcc = inv(acc);
+  const out = new Array<[bigint, bigint]>(points.length);
+  for (let i = points.length - 1; i >= 0; i--) {
+    const [X, Y, Z] = points[i]!;
+    const zi = m(invAcc * prefix[i]!);
+    invAcc = m(invAcc * Z);
+    const zi2 = m(zi * zi);
+    out[i] = [m(X * zi2), m(Y * zi2 * zi)];
+  }
   return out;
-};
+}
 
-/** The Starknet Pedersen hash of two felts: the x of `shift + Σ bits(a)·Pa + Σ bits(b)·Pb`. */
+/**
+ * Multiples of a fixed base point with 8-bit windows: `rows[i][d − 1] = d·256^i·p` for d in 1..255, i below
+ * `windows`. A product by a scalar of 8·windows bits is then one mixed addition per non-zero byte.
+ */
+function byteWindowTable(p: readonly [bigint, bigint], windows: number): [bigint, bigint][][] {
+  const rows: [bigint, bigint][][] = [];
+  let base: readonly [bigint, bigint] = p;
+  for (let i = 0; i < windows; i++) {
+    const row: Jacobian[] = [[base[0], base[1], 1n]];
+    for (let d = 2; d <= 256; d++) row.push(jAddAffine(row[d - 2]!, base));
+    const affine = normalize(row);
+    base = affine.pop()!; // 256·base
+    rows.push(affine);
+  }
+  return rows;
+}
+
+/** Adds `Σ byte_i(k)·256^i·p` to `r` from a {@link byteWindowTable} of p. */
+function addByteWindows(r: Jacobian, rows: readonly [bigint, bigint][][], k: bigint): Jacobian {
+  for (let i = 0, v = k; v > 0n; i++, v >>= 8n) {
+    const d = Number(v & 255n);
+    if (d !== 0) r = jAddAffine(r, rows[i]![d - 1]!);
+  }
+  return r;
+}
+
+/** Byte-window tables of the four Pedersen points: 31 windows for the low 248 bits, one for the high 4 bits. */
+let pedersenTables: [bigint, bigint][][][] | undefined;
+const LOW_248 = (1n << 248n) - 1n;
+
+/**
+ * The Starknet Pedersen hash of two felts: the x of `shift + low(a)·P1 + high(a)·P2 + low(b)·P3 + high(b)·P4`
+ * (low: the 248 low bits, high: the 4 above). Each point has a table of its byte multiples (built on first use, about
+ * 16,000 points), so a hash is at most 64 mixed additions and one inversion.
+ */
 export function pedersenHash(a: bigint, b: bigint): bigint {
-  tables ??= [table(PEDERSEN_POINTS[1]!, PEDERSEN_POINTS[2]!), table(PEDERSEN_POINTS[3]!, PEDERSEN_POINTS[4]!)];
+  pedersenTables ??= [
+    byteWindowTable(PEDERSEN_POINTS[1]!, 31),
+    byteWindowTable(PEDERSEN_POINTS[2]!, 1),
+    byteWindowTable(PEDERSEN_POINTS[3]!, 31),
+    byteWindowTable(PEDERSEN_POINTS[4]!, 1),
+  ];
+  const [t1, t2, t3, t4] = pedersenTables as [
+    [bigint, bigint][][],
+    [bigint, bigint][][],
+    [bigint, bigint][][],
+    [bigint, bigint][][],
+  ];
   const shift = PEDERSEN_POINTS[0]!;
   let point: Jacobian = [shift[0], shift[1], 1n];
-  for (const [x, t] of [
-    [a, tables[0]],
-    [b, tables[1]],
-  ] as const) {
-    let v = x;
-    for (let j = 0; v > 0n; j++, v >>= 1n) if (v & 1n) point = jAddAffine(point, t[j] as readonly [bigint, bigint]);
-  }
+  point = addByteWindows(point, t1, a & LOW_248);
+  point = addByteWindows(point, t2, a >> 248n);
+  point = addByteWindows(point, t3, b & LOW_248);
+  point = addByteWindows(point, t4, b >> 248n);
   return toAffine(point)![0];
 }
