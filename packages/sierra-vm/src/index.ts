@@ -81,3 +81,8 @@ export type {
 export { SyscallFailure } from './vm/types.js';
 export { unsupportedLibfuncs } from './vm/unsupportedLibfuncs.js';
 export { valueToCells } from './vm/valueToCells.js';
+// Starknet hashes the interpreter computes, for hosts that need the same (the dev chain's commitments and storage).
+export { hadesPermutation } from './vm/libfuncs/poseidon.js';
+export { poseidonHash } from './vm/libfuncs/poseidonHash.js';
+export { poseidonHashMany } from './vm/libfuncs/poseidonHashMany.js';
+export { pedersenHash } from './vm/libfuncs/starkCurve.js';

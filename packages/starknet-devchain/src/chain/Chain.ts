@@ -6,7 +6,7 @@ import { hash } from 'starknet';
 import { nativeClasses } from '../contracts/registry.js';
 import { cachedJson } from '../rpc/rawJson.js';
 import { selector } from '../crypto/hashes.js';
-import { poseidonPair } from '../crypto/poseidonFast.js';
+import { poseidonHash } from '@nodegate/sierra-vm';
 import { transactionHash } from '../crypto/transactionHash.js';
 import { DevchainError, ErrorCode } from '../errors.js';
 import { toHex, toU256 } from '../felt.js';
@@ -528,7 +528,7 @@ export class Chain {
     const parentHash = parent?.hash ?? 0n;
     const ts = timestamp ?? Math.max(this.now(), parent?.timestamp ?? 0);
     const sd = { length: stateDiffLength(p.diff), commitment: stateDiffHash(p.diff) };
-    const newRoot = poseidonPair(parent?.newRoot ?? 0n, sd.commitment);
+    const newRoot = poseidonHash(parent?.newRoot ?? 0n, sd.commitment);
     const txCommit = patriciaRoot(p.txs.map((t) => transactionLeaf(t.hash, t.tx.signature)));
     const eventLeaves = p.txs.flatMap((t) =>
       t.receipt.events.map((e) =>

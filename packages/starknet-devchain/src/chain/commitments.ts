@@ -4,7 +4,7 @@
  * state-diff hash, the concatenated counts and the gas-prices hash. Checked against the sequencer's
  * regression vectors in `commitments.test.ts`.
  */
-import { poseidonPair } from '../crypto/poseidonFast.js';
+import { poseidonHash } from '@nodegate/sierra-vm';
 import { poseidon, snKeccak } from '../crypto/hashes.js';
 import { FIELD_PRIME, shortString } from '../felt.js';
 import type { StateDiff } from './state.js';
@@ -19,14 +19,14 @@ export function patriciaRoot(values: readonly bigint[]): bigint {
     if (height === HEIGHT) return values[lo]!;
     let p = lo;
     while (p < hi && bit(p, height) === 0n) p++;
-    if (p < hi) return poseidonPair(node(lo, p, height + 1), node(p, hi, height + 1));
+    if (p < hi) return poseidonHash(node(lo, p, height + 1), node(p, hi, height + 1));
     let zeros = 1;
     let h = height + 1;
     while (h < HEIGHT && bit(hi - 1, h) === 0n) {
       zeros++;
       h++;
     }
-    return (poseidonPair(node(lo, hi, height + zeros), 0n) + BigInt(zeros)) % FIELD_PRIME;
+    return (poseidonHash(node(lo, hi, height + zeros), 0n) + BigInt(zeros)) % FIELD_PRIME;
   };
   return node(0, values.length, 0);
 }

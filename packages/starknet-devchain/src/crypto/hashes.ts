@@ -1,6 +1,6 @@
 /** Hash primitives used by the chain (Pedersen, Poseidon, sn_keccak), with memoised selectors. */
 import { keccak, pedersen as scurePedersen } from '@scure/starknet';
-import { poseidonHashManyFast } from './poseidonFast.js';
+import { poseidonHashMany } from '@nodegate/sierra-vm';
 
 /** Pedersen hash of two felts. */
 export function pedersen(a: bigint, b: bigint): bigint {
@@ -11,11 +11,11 @@ export function pedersen(a: bigint, b: bigint): bigint {
 export function poseidon(values: readonly bigint[]): bigint {
   if (values.length === 0) return POSEIDON_EMPTY;
   if (values.length === 1 && values[0] === 0n) return POSEIDON_ZERO;
-  return poseidonHashManyFast(values);
+  return poseidonHashMany(values);
 }
 
-const POSEIDON_EMPTY = poseidonHashManyFast([]);
-const POSEIDON_ZERO = poseidonHashManyFast([0n]);
+const POSEIDON_EMPTY = poseidonHashMany([]);
+const POSEIDON_ZERO = poseidonHashMany([0n]);
 
 const MASK_250 = 2n ** 250n - 1n;
 
