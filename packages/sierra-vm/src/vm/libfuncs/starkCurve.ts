@@ -2,6 +2,7 @@
 // (internal helpers of the EC and Pedersen handlers).
 import { FIELD_PRIME as P } from '../../constants.js';
 import { modP } from './common.js';
+import { type WasmTable, wasmMulPoint, wasmMulTable, wasmPedersen, wasmTable } from './starkWasm.js';
 
 /** A curve point; `null` is the point at infinity. */
 export type CurvePoint = readonly [bigint, bigint] | null;
@@ -79,6 +80,11 @@ function toAffine(p: Jacobian): CurvePoint {
   return [m(X * zi2), m(Y * zi2 * zi)];
 }
 
+/** A Jacobian result of the WebAssembly module as an affine point. */
+function fromWasm(j: [bigint, bigint, bigint] | null): CurvePoint {
+  return j === null ? null : toAffine(j);
+}
+
 /** Windows of 4 bits: a table holds d·16^i·p for d in 1..15 and i in 0..62 (scalars below 2^252). */
 const WINDOWS = 63;
 
@@ -105,8 +111,14 @@ const baseUses = new Map<string, number>();
 const baseTables = new Map<string, (readonly [bigint, bigint])[][]>();
 /** Uses after which a base point's 4-bit table gives way to a byte-window one (about 8,000 points, ~1 MB). */
 const BYTE_TABLE_USES = 64;
-/** Byte-window tables of the bases used most (the curve generator, the keys of busy accounts): at most 8. */
-const byteTables = new Map<string, [bigint, bigint][][]>();
+/**
+ * Byte-window tables of the bases used most (the curve generator, the keys of busy accounts), in the WebAssembly
+ * module's memory: at most 8 (about 0.5 MB each; a table evicted stays in memory and a new one is added).
+ */
+const byteTables = new Map<string, WasmTable>();
+/** Tables the module holds at most, over the process's life (past it, bases keep their 4-bit tables). */
+const MAX_BYTE_TABLES = 64;
+let byteTablesMade = 0;
 
 /**
  * `k·p` for k ≥ 0. A base point multiplied before (a signature check multiplies the curve generator and the same
@@ -119,17 +131,18 @@ export function mul(k: bigint, p: CurvePoint): CurvePoint {
   if (k < 1n << BigInt(4 * WINDOWS)) {
     const key = `${p[0]},${p[1]}`;
     const bytes = byteTables.get(key);
-    if (bytes !== undefined) return toAffine(addByteWindows([0n, 1n, 0n], bytes, k));
+    if (bytes !== undefined) return fromWasm(wasmMulTable(bytes, 32, k));
     let table = baseTables.get(key);
     const uses = (baseUses.get(key) ?? 0) + 1;
     if (baseUses.size >= 4096) baseUses.clear();
     baseUses.set(key, uses);
-    if (uses >= BYTE_TABLE_USES) {
-      const rows = byteWindowTable(p, 32);
+    if (uses >= BYTE_TABLE_USES && byteTablesMade < MAX_BYTE_TABLES) {
+      const table = wasmTable(byteWindowTable(p, 32));
+      byteTablesMade++;
       if (byteTables.size >= 8) byteTables.delete(byteTables.keys().next().value!);
-      byteTables.set(key, rows);
+      byteTables.set(key, table);
       baseTables.delete(key);
-      return toAffine(addByteWindows([0n, 1n, 0n], rows, k));
+      return fromWasm(wasmMulTable(table, 32, k));
     }
     if (table === undefined && uses >= 2) {
       table = fixedBaseTable(p);
@@ -145,6 +158,7 @@ export function mul(k: bigint, p: CurvePoint): CurvePoint {
       return toAffine(r);
     }
   }
+  if (k < 1n << 256n) return fromWasm(wasmMulPoint(p, k));
   let r: Jacobian = [0n, 1n, 0n];
   for (let i = k.toString(2).length - 1; i >= 0; i--) {
     r = jDouble(r);
@@ -298,42 +312,20 @@ function byteWindowTable(p: readonly [bigint, bigint], windows: number): [bigint
   return rows;
 }
 
-/** Adds `Σ byte_i(k)·256^i·p` to `r` from a {@link byteWindowTable} of p. */
-function addByteWindows(r: Jacobian, rows: readonly [bigint, bigint][][], k: bigint): Jacobian {
-  for (let i = 0, v = k; v > 0n; i++, v >>= 8n) {
-    const d = Number(v & 255n);
-    if (d !== 0) r = jAddAffine(r, rows[i]![d - 1]!);
-  }
-  return r;
-}
-
-/** Byte-window tables of the four Pedersen points: 31 windows for the low 248 bits, one for the high 4 bits. */
-let pedersenTables: [bigint, bigint][][][] | undefined;
-const LOW_248 = (1n << 248n) - 1n;
+/** Byte-window tables of the four Pedersen points (31 windows for the low 248 bits, one for the high 4 bits). */
+let pedersenTables: [WasmTable, WasmTable, WasmTable, WasmTable] | undefined;
 
 /**
  * The Starknet Pedersen hash of two felts: the x of `shift + low(a)·P1 + high(a)·P2 + low(b)·P3 + high(b)·P4`
  * (low: the 248 low bits, high: the 4 above). Each point has a table of its byte multiples (built on first use, about
- * 16,000 points), so a hash is at most 64 mixed additions and one inversion.
+ * 16,000 points, kept in the WebAssembly module), so a hash is at most 64 mixed additions there and one inversion.
  */
 export function pedersenHash(a: bigint, b: bigint): bigint {
   pedersenTables ??= [
-    byteWindowTable(PEDERSEN_POINTS[1]!, 31),
-    byteWindowTable(PEDERSEN_POINTS[2]!, 1),
-    byteWindowTable(PEDERSEN_POINTS[3]!, 31),
-    byteWindowTable(PEDERSEN_POINTS[4]!, 1),
+    wasmTable(byteWindowTable(PEDERSEN_POINTS[1]!, 31)),
+    wasmTable(byteWindowTable(PEDERSEN_POINTS[2]!, 1)),
+    wasmTable(byteWindowTable(PEDERSEN_POINTS[3]!, 31)),
+    wasmTable(byteWindowTable(PEDERSEN_POINTS[4]!, 1)),
   ];
-  const [t1, t2, t3, t4] = pedersenTables as [
-    [bigint, bigint][][],
-    [bigint, bigint][][],
-    [bigint, bigint][][],
-    [bigint, bigint][][],
-  ];
-  const shift = PEDERSEN_POINTS[0]!;
-  let point: Jacobian = [shift[0], shift[1], 1n];
-  point = addByteWindows(point, t1, a & LOW_248);
-  point = addByteWindows(point, t2, a >> 248n);
-  point = addByteWindows(point, t3, b & LOW_248);
-  point = addByteWindows(point, t4, b >> 248n);
-  return toAffine(point)![0];
+  return fromWasm(wasmPedersen(pedersenTables, modP(a), modP(b)))![0];
 }
