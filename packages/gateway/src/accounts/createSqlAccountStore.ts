@@ -86,7 +86,7 @@ export function createSqlAccountStore(query: SqlQuery, close: () => Promise<void
       return r && toAccount(r);
     },
     async listAccounts() {
-      return (await rows<AccountRow>('SELECT * FROM accounts ORDER BY created_at, id')).map(toAccount);
+      return (await rows<AccountRow>('SELECT * FROM accounts ORDER BY created_at, seq')).map(toAccount);
     },
     async updateAccount(id, patch) {
       const r = await one<AccountRow>(
@@ -157,7 +157,7 @@ export function createSqlAccountStore(query: SqlQuery, close: () => Promise<void
     async accountsOf(userId) {
       const list = await rows<AccountRow & { role: Role }>(
         `SELECT a.*, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id
-          WHERE m.user_id = $1 ORDER BY a.created_at, a.id`,
+          WHERE m.user_id = $1 ORDER BY a.created_at, a.seq`,
         [userId],
       );
       return list.map((r): AccountWithRole => ({ ...toAccount(r), role: r.role }));

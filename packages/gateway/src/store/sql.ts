@@ -66,6 +66,9 @@ CREATE TABLE IF NOT EXISTS api_keys (
   revoked_at   timestamptz
 );
 ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS account_id text REFERENCES accounts (id);
+-- creation order when two rows share a timestamp (PGlite's clock ticks in milliseconds)
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS seq bigserial;
+ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS seq bigserial;
 ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS settings jsonb NOT NULL DEFAULT '{}'::jsonb;
 ALTER TABLE api_keys ALTER COLUMN plan DROP NOT NULL;
 ALTER TABLE api_keys ALTER COLUMN plan DROP DEFAULT;
@@ -139,8 +142,8 @@ export const SQL = {
       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING *)
     ${RETURN_KEY}`,
   find: `${SELECT_KEY} WHERE k.key = $1`,
-  list: `${SELECT_KEY} ORDER BY k.created_at, k.key`,
-  listByAccount: `${SELECT_KEY} WHERE k.account_id = $1 ORDER BY k.created_at, k.key`,
+  list: `${SELECT_KEY} ORDER BY k.created_at, k.seq`,
+  listByAccount: `${SELECT_KEY} WHERE k.account_id = $1 ORDER BY k.created_at, k.seq`,
   update: `WITH k AS (
       UPDATE api_keys SET
         name = CASE WHEN $2::boolean THEN $3 ELSE name END,
