@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { exitWithParent } from './exitWithParent.js';
+import { exitWithParent } from '@nodegate/backend-process';
 import { startIpfsNode } from './startIpfsNode.js';
 
 const USAGE = `usage: nodegate-ipfs-node --listen HOST:PORT --repo DIR [--ready-file FILE] [--reset-on-stream-error]

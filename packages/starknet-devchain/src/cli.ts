@@ -4,7 +4,7 @@
  *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand]
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { exitWithParent } from './exitWithParent.js';
+import { exitWithParent } from '@nodegate/backend-process';
 import type { DevchainOptions, RunningDevchain } from './startDevchain.js';
 
 function usage(message?: string): never {

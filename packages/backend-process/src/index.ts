@@ -1,0 +1,2 @@
+/** What every embedded nodegate backend process does under the gateway's supervision. */
+export { exitWithParent } from './exitWithParent.js';
