@@ -5,7 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { absoluteRefs, describeSchemaErrors as describe } from '@nodegate/starknet-spec/conformance';
+import { Ajv, type ValidateFunction } from 'ajv';
 
 const BASE = 'https://starknet-wallet-api.invalid/';
 const WALLET = 'wallet_rpc.json';
@@ -28,30 +29,6 @@ export interface WalletApiValidator {
 }
 
 /**
- * Every `$ref` made absolute (the wallet document refers to `./api/<file>`, the api documents to `./<file>`), and
- * `oneOf` read as `anyOf` (the documents' alternatives overlap: an empty array is both of getPermissions' forms).
- */
-function absoluteRefs(node: unknown, file: string): unknown {
-  if (Array.isArray(node)) return node.map((n) => absoluteRefs(n, file));
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === 'oneOf') out.anyOf = absoluteRefs(v, file);
-    else if (k === '$ref' && typeof v === 'string') {
-      const [path, fragment] = v.split('#') as [string, string | undefined];
-      out[k] = `${BASE}${path === '' ? file : path.replace(/^\.\/(api\/)?/, '')}#${fragment ?? ''}`;
-    } else out[k] = absoluteRefs(v, file);
-  }
-  return out;
-}
-
-const describe = (errors: ErrorObject[] | null | undefined) =>
-  (errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
-    .join('; ');
-
-/**
  * Builds the validator from a starknet-specs folder (the one holding `api/` and `wallet-api/`).
  *
  * @param specsDir - For example `../shared/fixtures/starknet-specs-0.10.2`.
@@ -67,13 +44,13 @@ export function createWalletApiValidator(specsDir: string): WalletApiValidator {
   const apiDir = join(specsDir, 'api');
   for (const file of readdirSync(apiDir).filter((f) => f.endsWith('.json'))) {
     const doc = JSON.parse(readFileSync(join(apiDir, file), 'utf8')) as { components?: unknown };
-    ajv.addSchema({ $id: `${BASE}${file}`, components: absoluteRefs(doc.components ?? {}, file) });
+    ajv.addSchema({ $id: `${BASE}${file}`, components: absoluteRefs(doc.components ?? {}, file, BASE) });
   }
   const wallet = JSON.parse(readFileSync(join(specsDir, 'wallet-api', WALLET), 'utf8')) as {
     methods: WalletMethod[];
     components: { errors: Record<string, { code: number; message: string }> };
   };
-  ajv.addSchema({ $id: `${BASE}${WALLET}`, components: absoluteRefs(wallet.components, WALLET) });
+  ajv.addSchema({ $id: `${BASE}${WALLET}`, components: absoluteRefs(wallet.components, WALLET, BASE) });
   const methods = new Map(wallet.methods.map((m) => [m.name, m]));
   const validators = new Map<string, ValidateFunction>();
   const methodOf = (name: string) => {
@@ -85,7 +62,7 @@ export function createWalletApiValidator(specsDir: string): WalletApiValidator {
     checkResult(method, result) {
       let validate = validators.get(method);
       if (!validate) {
-        validate = ajv.compile(absoluteRefs(methodOf(method).result?.schema ?? {}, WALLET) as object);
+        validate = ajv.compile(absoluteRefs(methodOf(method).result?.schema ?? {}, WALLET, BASE) as object);
         validators.set(method, validate);
       }
       return validate(result) ? undefined : describe(validate.errors);

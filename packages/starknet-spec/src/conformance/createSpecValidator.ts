@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { type StarknetApi, type StarknetSpecMethodName, starknetSpecMethods } from '../starknetSpecMethods.js';
+import { absoluteRefs } from './absoluteRefs.js';
+import { describeSchemaErrors as describe } from './describeSchemaErrors.js';
 
 /** The OpenRPC document of each part of the specification. */
 const DOCUMENTS: Record<StarknetApi, string> = {
@@ -36,33 +38,6 @@ export interface SpecValidator {
 }
 
 /**
- * Rewrites every `$ref` so it names its document absolutely (the documents refer to each other by
- * path), and reads `oneOf` as `anyOf`: the documents' alternatives overlap (a confirmed block also
- * matches the open pre-confirmed block schema, a FELT is also a NUM_AS_HEX), so with `oneOf` no
- * real node's answer would validate.
- */
-function absoluteRefs(node: unknown, file: string): unknown {
-  if (Array.isArray(node)) return node.map((n) => absoluteRefs(n, file));
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === 'oneOf') out.anyOf = absoluteRefs(v, file);
-    else if (k === '$ref' && typeof v === 'string') {
-      const [path, fragment] = v.split('#') as [string, string | undefined];
-      const target = path === '' ? file : path.replace(/^\.\/(api\/)?/, '');
-      out[k] = `${BASE}${target}#${fragment ?? ''}`;
-    } else out[k] = absoluteRefs(v, file);
-  }
-  return out;
-}
-
-const describe = (errors: ErrorObject[] | null | undefined) =>
-  (errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
-    .join('; ');
-
-/**
  * Builds a validator from the specification's OpenRPC documents in `apiDir` (the `api/` folder
  * of starknet-specs), with Ajv (JSON Schema draft-07 semantics, as the documents use). Each
  * method's params are checked as one object schema (their names, the required ones), results
@@ -82,7 +57,7 @@ export function createSpecValidator(apiDir: string): SpecValidator {
       components?: Record<string, unknown>;
     };
     docs.set(file, doc as never);
-    ajv.addSchema({ $id: `${BASE}${file}`, components: absoluteRefs(doc.components ?? {}, file) });
+    ajv.addSchema({ $id: `${BASE}${file}`, components: absoluteRefs(doc.components ?? {}, file, BASE) });
     for (const method of doc.methods) methods.set(method.name, { method, file, errorCodes: [] });
   }
   for (const entry of methods.values()) {
@@ -108,7 +83,7 @@ export function createSpecValidator(apiDir: string): SpecValidator {
         const { method: m, file } = entryOf(method);
         validate = ajv.compile({
           type: 'object',
-          properties: Object.fromEntries(m.params.map((p) => [p.name, absoluteRefs(p.schema, file)])),
+          properties: Object.fromEntries(m.params.map((p) => [p.name, absoluteRefs(p.schema, file, BASE)])),
           required: m.params.filter((p) => p.required).map((p) => p.name),
           additionalProperties: false,
         });
@@ -120,7 +95,7 @@ export function createSpecValidator(apiDir: string): SpecValidator {
       let validate = resultValidators.get(method);
       if (!validate) {
         const { method: m, file } = entryOf(method);
-        validate = ajv.compile((absoluteRefs(m.result?.schema ?? {}, file) as object) ?? {});
+        validate = ajv.compile((absoluteRefs(m.result?.schema ?? {}, file, BASE) as object) ?? {});
         resultValidators.set(method, validate);
       }
       return validate(result) ? undefined : describe(validate.errors);
