@@ -145,6 +145,12 @@ describe('an upstream that fails and recovers, as metrics and logs show it', () 
     expect(value(m, 'nodegate_upstream_error_rate', { ...first, ...light })).toBeGreaterThan(0);
     expect(value(m, 'nodegate_upstream_healthy', first)).toBe(0);
 
+    // routing decides again on the next requests (rankings are kept for 100 ms): it now prefers the second upstream
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      expect((await rpc(url, 'eth_getBalance', [addr, 'latest'])).result).toBe('0x0');
+    }
+
     let lines = logLines();
     const opened = lines.find(
       (l) => l.msg === 'upstream circuit breaker changed' && l.upstream === 'first' && l.to === 'open',
