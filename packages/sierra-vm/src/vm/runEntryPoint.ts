@@ -3,6 +3,7 @@ import { ENTRY_POINT_INITIAL_GAS } from './gasCosts.js';
 import { longGenericIdsFromDebugInfo, type SierraDebugInfo } from '../longGenericIdsFromDebugInfo.js';
 import type { SierraProgram, VersionId } from '../types.js';
 import { isPanicResult } from './isPanicResult.js';
+import { OUT_OF_GAS } from './libfuncs/syscall.js';
 import { prepareProgram } from './prepareProgram.js';
 import { runFunction } from './runFunction.js';
 import { SierraRunError } from './SierraRunError.js';
@@ -173,5 +174,4 @@ export function runEntryPoint(
   return { retdata: s.data.slice(s.start, s.end) as bigint[], gasLeft, gasUsed, steps: r.steps };
 }
 
-const OUT_OF_GAS = 0x4f7574206f6620676173n; // 'Out of gas'
 const outOfGas = (): PanicInfo => ({ data: [OUT_OF_GAS], messages: ['Out of gas'] });

@@ -2,6 +2,7 @@ import { SYSCALL_GAS } from '../gasCosts.js';
 import { defaultValue } from '../defaultValue.js';
 import { SierraRunError } from '../SierraRunError.js';
 import type { ArrayValue, HandlerFactory, TypeRegistry, Value } from '../types.js';
+import { syscall } from './syscall.js';
 
 /** A `Span<T>` of the given values. */
 const span = (xs: readonly Value[]): Value => [{ data: xs.slice(), start: 0, end: xs.length } satisfies ArrayValue];
@@ -26,9 +27,6 @@ function executionInfoTypes(registry: TypeRegistry): { box: number; txFields: nu
   return found.sort((a, b) => a.txFields - b.txFields);
 }
 
-const GET_EXECUTION_INFO_GAS = BigInt(SYSCALL_GAS.get_execution_info);
-const OUT_OF_GAS = 0x4f7574206f6620676173n; // 'Out of gas'
-
 /**
  * `get_execution_info*_syscall`: `(gas, system) → (gas, system, Box<ExecutionInfo>)` from the host or
  * `ctx.executionInfo`, for `SYSCALL_GAS.get_execution_info` ('Out of gas' in the error branch when the counter
@@ -48,15 +46,7 @@ const factory =
             : candidates[candidates.length - 1];
     if (!pick) throw new SierraRunError(`${d.genericId}: no ExecutionInfo type in the program`);
     const boxType = pick.box;
-    return (a, out, ctx) => {
-      const counter = a[0] as bigint;
-      out[1] = a[1]!;
-      if (counter < GET_EXECUTION_INFO_GAS) {
-        out[0] = counter;
-        out[2] = { data: [OUT_OF_GAS], start: 0, end: 1 } satisfies ArrayValue;
-        return 1;
-      }
-      out[0] = counter - GET_EXECUTION_INFO_GAS;
+    return syscall(SYSCALL_GAS.get_execution_info, (_a, out, ctx) => {
       const info = defaultValue(env.registry, boxType) as Value[];
       const block = info[0] as Value[];
       const tx = info[1] as Value[];
@@ -84,8 +74,7 @@ const factory =
       info[3] = e.contractAddress ?? 0n;
       info[4] = e.entryPointSelector ?? 0n;
       out[2] = info;
-      return 0;
-    };
+    });
   };
 
 /**

@@ -1,7 +1,6 @@
 import { SYSCALL_GAS } from '../gasCosts.js';
 import {
   type ArrayValue,
-  type CallGas,
   type EnumValue,
   type HandlerFactory,
   type LibfuncHandler,
@@ -15,6 +14,7 @@ import { keccakPermutation } from './keccakPermutation.js';
 import { SECP256K1, SECP256R1, type SecpCurve, type SecpPoint } from './secpCurve.js';
 import { sha256Compress } from './sha256Compress.js';
 import { sha512Compress } from './sha512Compress.js';
+import { felts, shortString, syscall } from './syscall.js';
 
 const ADDRESS_BOUND = 1n << 251n;
 const STORAGE_BASE_BOUND = ADDRESS_BOUND - 256n;
@@ -49,51 +49,8 @@ const spanFelts = (v: Value | undefined): bigint[] => {
 const NOT_SUPPORTED = 0x43414c4c5f434f4e54524143545f4e4f545f535550504f52544544n; // 'CALL_CONTRACT_NOT_SUPPORTED'
 const SYSCALL_NOT_SUPPORTED = 0x53595343414c4c5f4e4f545f535550504f52544544n; // 'SYSCALL_NOT_SUPPORTED'
 
-const felts = (xs: readonly bigint[]): ArrayValue => ({ data: xs.slice(), start: 0, end: xs.length });
 const spanOf = (xs: readonly bigint[]): Value => [felts(xs)];
 
-const OUT_OF_GAS = 0x4f7574206f6620676173n; // 'Out of gas'
-
-/**
- * A syscall `(gas, system, ...inputs) → ok (gas, system, ...outputs) | err (gas, system, Array<felt252>)`. It first
- * takes `cost` (a number, or computed from the inputs) from the gas counter, or takes the err branch with
- * 'Out of gas' (counter unchanged) when the counter cannot pay, as the Starknet OS does. `run` writes the ok outputs
- * from `out[2]` on; a {@link SyscallFailure} it throws takes the err branch with its data. `gas` is what is left for
- * a nested call: `run` passes it to the host, and what the host reports in `gas.used` is taken too.
- */
-const syscall =
-  (
-    cost: number | ((a: readonly Value[]) => number),
-    run: (a: readonly Value[], out: Value[], ctx: RunContext, gas: CallGas) => void,
-  ): LibfuncHandler =>
-  (a, out, ctx) => {
-    const counter = big(a[0]);
-    const due = BigInt(typeof cost === 'number' ? cost : cost(a));
-    out[1] = a[1]!;
-    if (counter < due) {
-      out[0] = counter;
-      out[2] = felts([OUT_OF_GAS]);
-      return 1;
-    }
-    const gas: CallGas = { available: counter - due, used: 0n };
-    try {
-      run(a, out, ctx, gas);
-      return 0;
-    } catch (e) {
-      if (!(e instanceof SyscallFailure)) throw e;
-      out[2] = felts(e.data);
-      return 1;
-    } finally {
-      out[0] = gas.available - (gas.used < gas.available ? gas.used : gas.available);
-    }
-  };
-
-/** A short string (up to 31 ASCII characters) as a felt. */
-const shortString = (text: string): bigint => {
-  let v = 0n;
-  for (let i = 0; i < text.length; i++) v = (v << 8n) | BigInt(text.charCodeAt(i));
-  return v;
-};
 /** The Starknet OS's error felts. */
 const INVALID_ARGUMENT = shortString('Invalid argument');
 const INVALID_INPUT_LENGTH = shortString('Invalid input length');
