@@ -241,10 +241,9 @@ export function runLoop(
   let pc = func.entryPoint;
   let steps = 0;
   const statementGas = ctx.statementGasCost ?? STATEMENT_GAS;
-  /** Builtin gas of the statements run, and the statements and builtin gas already settled from the counter. */
-  let builtinGas = 0;
+  /** The statements already paid from the counter, and the builtin gas of those run since. */
   let settledSteps = 0;
-  let settledBuiltinGas = 0;
+  let builtinGas = 0;
   for (;;) {
     if (++steps > maxSteps) throw new SierraRunError(`step limit ${maxSteps} reached at statement ${pc}`);
     const st = code[pc];
@@ -296,13 +295,13 @@ export function runLoop(
         const args = st.args;
         const counter = vars[args[1]!] as bigint;
         builtinGas += st.gas;
-        const due = BigInt((steps - settledSteps) * statementGas + (builtinGas - settledBuiltinGas));
+        const due = BigInt((steps - settledSteps) * statementGas + builtinGas);
         const branch = counter >= due ? 0 : 1;
         const r = st.results[branch]!;
         const rangeCheck = vars[args[0]!]!;
         if (branch === 0) {
           settledSteps = steps;
-          settledBuiltinGas = builtinGas;
+          builtinGas = 0;
           vars[r[1]!] = counter - due;
         } else vars[r[1]!] = counter;
         vars[r[0]!] = rangeCheck;
@@ -316,11 +315,11 @@ export function runLoop(
         if (st.gasArg >= 0) {
           // A syscall: settle first, so that its cost and a nested call's budget come from what is really left.
           const counter = vars[st.gasArg] as bigint;
-          const due = BigInt((steps - settledSteps) * statementGas + (builtinGas - settledBuiltinGas));
+          const due = BigInt((steps - settledSteps) * statementGas + builtinGas);
           if (counter >= due) {
             vars[st.gasArg] = counter - due;
             settledSteps = steps;
-            settledBuiltinGas = builtinGas;
+            builtinGas = 0;
           }
         }
         let a = argBuffers[n];
@@ -374,7 +373,7 @@ export function runLoop(
         if (depth === 0) {
           const returned: Value[] = [];
           for (let i = 0; i < rv.length; i++) returned.push(vars[rv[i]!]!);
-          const unsettledGas = (steps - settledSteps) * statementGas + (builtinGas - settledBuiltinGas);
+          const unsettledGas = (steps - settledSteps) * statementGas + builtinGas;
           return { returned, steps, unsettledGas };
         }
         depth--;
