@@ -49,7 +49,7 @@ export function planStarknetCacheEntry(
   if (key === undefined) return undefined;
   const name = upstreamMethod.slice(9);
   if (heads !== undefined) {
-    const plan = planWithHead(key, traits, upstreamParams, heads, dev);
+    const plan = planWithHead(key, traits, upstreamParams, heads);
     if (plan !== undefined) return plan;
   }
   switch (name) {
@@ -82,12 +82,10 @@ function planWithHead(
   traits: MethodTraits,
   params: unknown,
   heads: HeadTracker,
-  dev: boolean,
 ): CachePlan | undefined {
   if (traits.cache === 'head') {
-    // the key names the head it is answered at (`starknetCacheKey`)
-    const head = heads.latest();
-    if (dev || head === undefined) return undefined;
+    // the key names the head it is answered at (`starknetCacheKey`: none on dev networks or before the first head)
+    const head = heads.latest()!;
     return {
       key,
       keep: (result) =>

@@ -3,8 +3,9 @@ import type { HeadTracker } from '../../cache/createHeadTracker.js';
 import { ethCacheKey } from '../../cache/ethCacheKey.js';
 import { planCacheEntry } from '../../cache/planCacheEntry.js';
 import { planStarknetCacheEntry } from '../../cache/planStarknetCacheEntry.js';
+import type { CachedEntry, ResponseCache } from '../../cache/ResponseCache.js';
 import { starknetCacheKey } from '../../cache/starknetCacheKey.js';
-import type { BlockRef, CachedEntry, ResponseCache } from '../../cache/ResponseCache.js';
+import { stillCanonical } from '../../cache/stillCanonical.js';
 import { RawJson } from '../../jsonrpc/RawJson.js';
 import type { Network } from '../../network/createNetwork.js';
 import type { RpcCall } from '../RpcCall.js';
@@ -19,17 +20,38 @@ export interface CacheStage {
   around(network: Network, call: RpcCall, forward: () => Promise<void>): Promise<void> | undefined;
 }
 
-/**
- * Whether an entry read from `block` may still be served: the block is not one a reorg replaced,
- * not above the head, and the canonical hash the tracker knows at its height is its hash.
- */
-export function stillCanonical(tracker: HeadTracker, block: BlockRef): boolean {
-  if (tracker.wasReplaced(block.hash)) return false;
-  if (block.number === undefined) return true;
-  const latest = tracker.latest();
-  if (latest !== undefined && block.number > latest.number) return false;
-  const hash = tracker.hashAt(block.number);
-  return hash === undefined || hash === block.hash;
+/** The call's cache key in its family's spelling (`ethCacheKey`, `starknetCacheKey`). */
+function keyOf(network: Network, call: RpcCall, tracker: HeadTracker): string | undefined {
+  const { name, dev, family } = network.settings;
+  const prepared = call.prepared!;
+  return family === 'starknet'
+    ? starknetCacheKey(
+        name,
+        call.method,
+        prepared.upstreamMethod,
+        prepared.upstreamParams,
+        prepared.policy,
+        tracker,
+        dev,
+      )
+    : ethCacheKey(name, call.method, call.request?.params, prepared.policy, tracker, dev);
+}
+
+/** Whether and how the call's answer is kept (`planCacheEntry`, `planStarknetCacheEntry`): on a miss only. */
+function planOf(network: Network, call: RpcCall, tracker: HeadTracker) {
+  const { name, dev, family } = network.settings;
+  const prepared = call.prepared!;
+  return family === 'starknet'
+    ? planStarknetCacheEntry(
+        name,
+        call.method,
+        prepared.upstreamMethod,
+        prepared.upstreamParams,
+        prepared.policy,
+        tracker,
+        dev,
+      )
+    : planCacheEntry(name, call.method, call.request?.params, prepared.policy, tracker, dev);
 }
 
 /**
@@ -37,16 +59,17 @@ export function stillCanonical(tracker: HeadTracker, block: BlockRef): boolean {
  * `cache/planCacheEntry.ts` for what is kept and how long). Hits are answered without an
  * upstream (credits are charged as for any call); `call.cache` says HIT or MISS (the HTTP edge
  * writes `X-Cache`). Both families are cached with their network's head tracker
- * (`cache/planCacheEntry.ts`, `cache/planStarknetCacheEntry.ts`).
+ * (`cache/planCacheEntry.ts`, `cache/planStarknetCacheEntry.ts`). A call is looked up by its key
+ * alone; its plan is made on a miss only (whatever is under a key was kept by that plan).
  *
  * No stale answer: an entry that depends on a block is served only while the tracker holds that
- * block canonical ({@link stillCanonical}; the tracker hears new heads as the upstream announces
- * them), so a reorg the gateway has heard of is never answered around, even before its tags are
- * dropped (Redis) and on an instance whose store another instance filled. On a dev network every
- * write or dev method (evm_revert, anvil_setBalance…) starts a new generation of the network's
- * cache before it is answered (`generations`: in Redis when instances share one, so every
- * instance agrees), then re-reads the head; an entry is served only in the generation it was
- * read in. A call that was upstream while a reorg was seen is not kept.
+ * block canonical (`cache/stillCanonical.ts`; the tracker hears new heads as the upstream
+ * announces them), so a reorg the gateway has heard of is never answered around, even before its
+ * tags are dropped (Redis) and on an instance whose store another instance filled. On a dev
+ * network every write or dev method (evm_revert, anvil_setBalance…) starts a new generation of
+ * the network's cache before it is answered (`generations`: in Redis when instances share one,
+ * so every instance agrees), then re-reads the head; an entry is served only in the generation
+ * it was read in. A call that was upstream while a reorg was seen is not kept.
  *
  * @example
  * const stage = createCacheStage(cache, heads, createMemoryGenerations());
@@ -57,11 +80,6 @@ export function createCacheStage(
   heads: ReadonlyMap<string, HeadTracker>,
   generations: CacheGenerations,
 ): CacheStage {
-  /** The entry and the network's generation (dev networks), read together (one round trip with Redis). */
-  const lookup = async (key: string, network: string) => {
-    const [entry, generation] = await Promise.all([cache.get(key), generations.current(network)]);
-    return { entry, generation };
-  };
   const peek = cache.peek?.bind(cache);
   /** A hit: the result is the entry's text, spliced into the answer as it is. */
   const served = (call: RpcCall, entry: CachedEntry) => {
@@ -90,45 +108,40 @@ export function createCacheStage(
     }
   };
 
-  /** Not answered yet: looked up (unless `looked`), else forwarded and kept when the plan says so. */
-  const lookUpOrForward = async (
+  /** Looked up in the store (with the network's generation on a dev network: one round trip with Redis). */
+  const lookUp = async (
     network: Network,
     call: RpcCall,
     tracker: HeadTracker,
     key: string,
-    looked: boolean,
     forward: () => Promise<void>,
   ) => {
-    const name = network.settings.name;
-    const dev = network.settings.dev;
+    const { name, dev } = network.settings;
+    let entry: CachedEntry | undefined;
     let generation = 0;
-    if (!looked) {
-      let entry: CachedEntry | undefined;
-      try {
-        if (dev) ({ entry, generation } = await lookup(key, name));
-        else entry = await cache.get(key);
-      } catch {
-        // the store is away (Redis down): answered upstream, not kept
-        call.cache = 'MISS';
-        await forward();
-        return;
-      }
-      if (entry !== undefined && usable(entry, generation, tracker)) return served(call, entry);
+    try {
+      if (dev) [entry, generation] = await Promise.all([cache.get(key), generations.current(name)]);
+      else entry = await cache.get(key);
+    } catch {
+      // the store is away (Redis down): answered upstream, not kept
+      call.cache = 'MISS';
+      await forward();
+      return;
     }
+    if (entry !== undefined && usable(entry, generation, tracker)) return served(call, entry);
+    return miss(network, call, tracker, generation, forward);
+  };
+
+  /** Not in the cache: forwarded, and kept (in `generation`) when the call's plan says so. */
+  const miss = async (
+    network: Network,
+    call: RpcCall,
+    tracker: HeadTracker,
+    generation: number,
+    forward: () => Promise<void>,
+  ) => {
     call.cache = 'MISS';
-    const prepared = call.prepared!;
-    const plan =
-      network.settings.family === 'starknet'
-        ? planStarknetCacheEntry(
-            name,
-            call.method,
-            prepared.upstreamMethod,
-            prepared.upstreamParams,
-            prepared.policy,
-            tracker,
-            dev,
-          )
-        : planCacheEntry(name, call.method, call.request?.params, prepared.policy, tracker, dev);
+    const plan = planOf(network, call, tracker);
     // a reorg while the call was upstream may have replaced what it read: not kept then
     const reorgs = tracker.reorgs();
     await forward();
@@ -140,7 +153,7 @@ export function createCacheStage(
     if (keep === undefined || tracker.reorgs() !== reorgs) return;
     if (keep.block !== undefined && !stillCanonical(tracker, keep.block)) return;
     void cache
-      .set(plan.key, text, dev ? { ...keep, generation } : keep)
+      .set(plan.key, text, network.settings.dev ? { ...keep, generation } : keep)
       .then(() => {
         // a reorg seen while it was being written (Redis): its tag may have been dropped before
         // the entry arrived, so it is dropped again
@@ -151,43 +164,24 @@ export function createCacheStage(
 
   return {
     around(network, call, forward) {
-      const name = network.settings.name;
-      const dev = network.settings.dev;
-      const prepared = call.prepared!;
-      const tracker = heads.get(name);
-      const traits = prepared.policy;
-      if (traits.kind !== 'read') return write(network, tracker, forward);
-      // the key first: a hit needs nothing else of the plan (whatever is under a key was kept by it)
-      const key =
-        tracker === undefined
-          ? undefined
-          : network.settings.family === 'starknet'
-            ? starknetCacheKey(
-                name,
-                call.method,
-                prepared.upstreamMethod,
-                prepared.upstreamParams,
-                traits,
-                tracker,
-                dev,
-              )
-            : ethCacheKey(name, call.method, call.request?.params, traits, tracker, dev);
+      const tracker = heads.get(network.settings.name);
+      if (call.prepared!.policy.kind !== 'read') return write(network, tracker, forward);
+      // the key first: a hit needs nothing else of the plan
+      const key = tracker === undefined ? undefined : keyOf(network, call, tracker);
       if (key === undefined || tracker === undefined) return forward();
       // production networks with an in-process store: a hit is answered at once, no promise
-      if (!dev && peek !== undefined) {
+      if (!network.settings.dev && peek !== undefined) {
         let entry: CachedEntry | undefined;
         try {
           entry = peek(key);
         } catch {
           entry = undefined;
         }
-        if (entry !== undefined && usable(entry, 0, tracker)) {
-          served(call, entry);
-          return undefined;
-        }
-        return lookUpOrForward(network, call, tracker, key, true, forward);
+        if (entry === undefined || !usable(entry, 0, tracker)) return miss(network, call, tracker, 0, forward);
+        served(call, entry);
+        return undefined;
       }
-      return lookUpOrForward(network, call, tracker, key, false, forward);
+      return lookUp(network, call, tracker, key, forward);
     },
   };
 }
