@@ -185,13 +185,6 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-/** A block number from a head probe's answer (eth: hex quantity; Starknet: a number). */
-function headOf(result: unknown): number | undefined {
-  if (typeof result === 'number' && Number.isSafeInteger(result)) return result;
-  if (typeof result === 'string' && /^0x[0-9a-fA-F]{1,13}$/.test(result)) return Number.parseInt(result, 16);
-  return undefined;
-}
-
 /** The params with the pre-confirmed block's name swapped for the other spelling (an upstream on an older spec). */
 function retag(params: unknown, to: 'pre_confirmed' | 'pending'): unknown {
   const from = to === 'pending' ? 'pre_confirmed' : 'pending';
@@ -227,10 +220,10 @@ function sameChain(a: string, b: string): boolean {
   }
 }
 
-/** What each family asks an upstream at start and after a recovery. */
+/** What each family asks an upstream at start and after a recovery: its chain id and its client (spec) version. */
 const BASICS = {
-  eth: { chainId: 'eth_chainId', clientVersion: 'web3_clientVersion' },
-  starknet: { chainId: 'starknet_chainId', specVersion: 'starknet_specVersion' },
+  eth: { chainId: 'eth_chainId', version: 'web3_clientVersion' },
+  starknet: { chainId: 'starknet_chainId', version: 'starknet_specVersion' },
 } as const;
 
 /**
@@ -326,6 +319,8 @@ export function createNetwork(
   const partners = (deps.partners ?? []).map((u) => member(u, 'partner'));
 
   // --- heads -------------------------------------------------------------------------------
+  /** Answering: its breaker is not open and its last probe answered. */
+  const live = (m: Member) => m.breaker.state() !== 'open' && m.probeOk !== false;
   /**
    * The best head among the live primaries (the network's head tracker: probes and head
    * answers); a primary that is open or failing its probe does not count (its last head would
@@ -337,8 +332,7 @@ export function createNetwork(
     for (const m of primaries) {
       if (m.head === undefined) continue;
       if (best === undefined || m.head > best) best = m.head;
-      const live = m.breaker.state() !== 'open' && m.probeOk !== false;
-      if (live && (bestLive === undefined || m.head > bestLive)) bestLive = m.head;
+      if (live(m) && (bestLive === undefined || m.head > bestLive)) bestLive = m.head;
     }
     return bestLive ?? best;
   };
@@ -362,17 +356,20 @@ export function createNetwork(
 
   // --- ranking, per method class ------------------------------------------------------------
   const usable = (m: Member) => !m.wrongChain && m.breaker.state() !== 'open';
-  const rankings = new Map<ScoreClass, { order: Member[]; at: number; preferred: Member | undefined }>(
-    SCORE_CLASSES.map((c) => [c, { order: primaries, at: 0, preferred: primaries[0] }]),
-  );
+  /** Per class: the ranking, the same with those at the best head first, when it was made, the preferred upstream. */
+  const rankings = new Map<
+    ScoreClass,
+    { order: Member[]; headFirst: Member[]; at: number; preferred: Member | undefined }
+  >(SCORE_CLASSES.map((c) => [c, { order: primaries, headFirst: primaries, at: 0, preferred: primaries[0] }]));
   function invalidateRanking(): void {
     for (const r of rankings.values()) r.at = 0;
   }
-  const ranked = (cls: ScoreClass): Member[] => {
+  /** The class's ranking (`headFirst`: those at the best head first), made at most every 100 ms or when lags change. */
+  const ranked = (cls: ScoreClass, headFirst = false): Member[] => {
     const r = rankings.get(cls)!;
     if (primaries.length < 2) return primaries;
     const t = now();
-    if (t - r.at < 100) return r.order;
+    if (t - r.at < 100) return headFirst ? r.headFirst : r.order;
     r.at = t;
     const score = (m: Member) => m.stats[cls].score(m.lag);
     const sorted = [...primaries].sort((a, b) => Number(usable(b)) - Number(usable(a)) || score(a) - score(b));
@@ -391,7 +388,11 @@ export function createNetwork(
       r.preferred = best;
     }
     r.order = sorted;
-    return sorted;
+    // a node behind would answer a read that follows the head with older data
+    r.headFirst = sorted.some((m) => m.lag > 0)
+      ? [...sorted.filter((m) => m.lag === 0), ...sorted.filter((m) => m.lag > 0)]
+      : sorted;
+    return headFirst ? r.headFirst : sorted;
   };
   /** Whether `m` serves `method` as far as is known (it did not answer -32601 for it lately). */
   const serves = (m: Member, method: string) => !m.caps.lacks(method, now());
@@ -410,14 +411,10 @@ export function createNetwork(
 
   /** The order one read tries the upstreams in: the ranking, head followers first, and now and then an explorer. */
   function routeRead(call: Call, traits: MethodTraits): Member[] {
-    let list = ranked(call.cls);
-    if (list.length < 2) return list;
     const followsHead =
       traits.cache === 'head' || (call.requested?.kind === 'tag' && call.requested.tag !== 'earliest');
-    if (followsHead && list.some((m) => m.lag > 0)) {
-      // a node behind would answer with older data: those at the best head first
-      list = [...list.filter((m) => m.lag === 0), ...list.filter((m) => m.lag > 0)];
-    }
+    let list = ranked(call.cls, followsHead);
+    if (list.length < 2) return list;
     if (policy.exploreShare > 0 && random() < policy.exploreShare) {
       const first = list[0]!;
       const candidates = list.filter(
@@ -651,7 +648,6 @@ export function createNetwork(
     // a node answered that it lacks the method or the data (not an outage)
     let nodeAnswered = false;
     const list = routeRead(call, traits);
-    if (allLack(list, call.method)) throw methodNotFound(call.method);
     // the upstreams that answered, behind the head served (to tell a lagging node from a chain gone back)
     const answeredBehind = new Set<Member>();
     for (let round = 0; round <= policy.retries; round++) {
@@ -664,7 +660,7 @@ export function createNetwork(
         if (tried.has(m) || !takes(m, call.method) || !m.breaker.allow(now())) continue;
         triedAny = true;
         let next: Member | undefined;
-        for (let j = i + 1; j < list.length && next === undefined; j++) {
+        for (let j = i + 1; policy.hedge && j < list.length && next === undefined; j++) {
           const c = list[j]!;
           // a hedge never goes to a node further behind (it could answer with older data)
           if (!tried.has(c) && takes(c, call.method) && c.breaker.state() === 'closed' && c.lag <= m.lag) next = c;
@@ -743,7 +739,6 @@ export function createNetwork(
   async function forwardWrite(call: Call, signal?: AbortSignal): Promise<Forwarded> {
     let last: UpstreamTransportError | UpstreamRpcError | undefined;
     const list = ranked(call.cls);
-    if (allLack(list, call.method)) throw methodNotFound(call.method);
     let triedAny = false;
     for (const m of list) {
       if (!takes(m, call.method) || !m.breaker.allow(now())) continue;
@@ -755,11 +750,13 @@ export function createNetwork(
       last = r.err;
       if (r.err instanceof UpstreamTransportError && r.err.maybeDelivered) break;
     }
+    if (!triedAny && allLack(list, call.method)) throw methodNotFound(call.method);
     throw unavailable(last, triedAny ? undefined : nothingTried(list));
   }
 
   // --- background health ---------------------------------------------------------------------
-  const probeClass = scoreClassOf({ kind: 'read', credits: 0 });
+  /** The probe (a head or a chain id) is a light read. */
+  const probeClass: ScoreClass = 'light';
   async function ask(m: Member, method: string, timeoutMs: number): Promise<unknown> {
     const answer = await m.upstream.call(
       { jsonrpc: '2.0', id: nextId++, method, params: [] },
@@ -769,12 +766,15 @@ export function createNetwork(
     if (answer.error !== undefined) throw new UpstreamRpcError(answer.error.code, answer.error.message);
     return answer.result;
   }
-  /** Learns what an upstream is: chain id and client version (Starknet: spec version, pre-confirmed tag). */
-  async function learnBasics(m: Member, timeoutMs: number): Promise<void> {
-    const basics = settings.family === 'starknet' ? BASICS.starknet : BASICS.eth;
+  /**
+   * Learns what an upstream is: chain id and client version (Starknet: spec version, pre-confirmed
+   * tag). `probed` is the probe's answer, which is the chain id where the family probes with it.
+   */
+  async function learnBasics(m: Member, probed: unknown, timeoutMs: number): Promise<void> {
+    const basics = BASICS[settings.family];
     const [chainId, second] = await Promise.allSettled([
-      ask(m, basics.chainId, timeoutMs),
-      ask(m, 'clientVersion' in basics ? basics.clientVersion : basics.specVersion, timeoutMs),
+      basics.chainId === family.probeMethod ? probed : ask(m, basics.chainId, timeoutMs),
+      ask(m, basics.version, timeoutMs),
     ]);
     if (chainId.status === 'fulfilled' && typeof chainId.value === 'string') {
       m.chainId = chainId.value;
@@ -806,7 +806,8 @@ export function createNetwork(
     const started = performance.now();
     const wasDown = m.probeOk === false;
     try {
-      const head = headOf(await ask(m, family.probeMethod, timeoutMs));
+      const probed = await ask(m, family.probeMethod, timeoutMs);
+      const head = headOfAnswer(family.probeMethod, [], probed);
       const latency = performance.now() - started;
       m.lastProbeMs = Math.round(latency * 100) / 100;
       m.probeOk = true;
@@ -819,7 +820,7 @@ export function createNetwork(
       // a breaker past its open time takes the probe as its trial
       if (m.breaker.state() !== 'closed' && m.breaker.allow(now())) m.breaker.success();
       else if (wasDown) recovered(m);
-      if (m.relearn) await learnBasics(m, timeoutMs);
+      if (m.relearn) await learnBasics(m, probed, timeoutMs);
     } catch (err) {
       const wasLive = m.probeOk !== false;
       m.probeOk = false;
@@ -843,7 +844,7 @@ export function createNetwork(
       // a probe that takes a second is trouble enough; shorter ones fail nodes that are only busy
       const timeoutMs = Math.min(2_000, Math.max(1_000, policy.probeIntervalMs));
       // partners cost money at a provider: probed rarely, or at every round while no primary is usable
-      const primariesDown = primaries.every((m) => m.breaker.state() === 'open' || m.probeOk === false);
+      const primariesDown = !primaries.some(live);
       const t = now();
       const probePartners =
         partners.length > 0 &&
@@ -880,7 +881,7 @@ export function createNetwork(
     const h: UpstreamHealth = {
       name: m.upstream.name,
       role: m.role,
-      healthy: m.breaker.state() !== 'open' && m.probeOk !== false && !m.wrongChain,
+      healthy: live(m) && !m.wrongChain,
       breaker: m.breaker.state(),
       consecutiveFailures: m.consecutiveFailures,
       errorRate: light.errorRate,
@@ -913,10 +914,8 @@ export function createNetwork(
         : forwardRead(call, traits, signal, options, traits.forwardable === true && options?.partners === true);
     },
     wsUpstreamUrl() {
-      return (
-        ranked('light').find((m) => m.upstream.wsUrl !== undefined && usable(m))?.upstream.wsUrl ??
-        ranked('light').find((m) => m.upstream.wsUrl !== undefined)?.upstream.wsUrl
-      );
+      const withWs = ranked('light').filter((m) => m.upstream.wsUrl !== undefined);
+      return (withWs.find(usable) ?? withWs[0])?.upstream.wsUrl;
     },
     health: () => [...primaries, ...partners].map(snapshot),
     failovers: () => ({ upstream: upstreamFailovers, partner: partnerFailovers }),
