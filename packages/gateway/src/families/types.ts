@@ -16,6 +16,11 @@ export interface MethodTraits {
   /** Credit cost charged per call (batch items are charged one by one). */
   readonly credits: number;
   readonly cache: CachePolicy;
+  /**
+   * A read that makes a node work (logs over a range, a block's receipts, traces, simulations,
+   * estimates): its upstream latency is scored apart from the light reads (`scoreClassOf`).
+   */
+  readonly heavy?: true;
   /** May be forwarded to a partner provider on outage (failover protection). */
   readonly forwardable?: boolean;
   /** Only available over WebSocket. */

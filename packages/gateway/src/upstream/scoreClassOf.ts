@@ -12,22 +12,15 @@ export type ScoreClass = 'light' | 'heavy' | 'write';
 export const SCORE_CLASSES: readonly ScoreClass[] = ['light', 'heavy', 'write'];
 
 /**
- * Reads costing at least this many credits are heavy: the family tables price a call by what it
- * costs a node (eth_getLogs 255, eth_estimateGas 300, eth_getBlockReceipts 1000, Starknet
- * getEvents 255, traces and simulations 300-500; lookups and state reads 5-150).
- */
-const HEAVY_CREDITS = 250;
-
-/**
- * The score class of a method, from its row in the family's method table (`kind` and `credits`):
- * no list of names.
+ * The score class of a method, from its row in the family's method table (`kind` and `heavy`):
+ * no list of names, and not its price (a credit cost may change without the node working more).
  *
  * @example
  * scoreClassOf(ethMethods.eth_getLogs);          // 'heavy'
  * scoreClassOf(ethMethods.eth_blockNumber);      // 'light'
  * scoreClassOf(ethMethods.eth_sendRawTransaction); // 'write'
  */
-export function scoreClassOf(traits: Pick<MethodTraits, 'kind' | 'credits'>): ScoreClass {
+export function scoreClassOf(traits: Pick<MethodTraits, 'kind' | 'heavy'>): ScoreClass {
   if (traits.kind === 'write') return 'write';
-  return traits.credits >= HEAVY_CREDITS ? 'heavy' : 'light';
+  return traits.heavy ? 'heavy' : 'light';
 }

@@ -178,6 +178,7 @@ export const ethMethods = {
     required: 1,
     kind: 'read',
     credits: 300,
+    heavy: true,
     cache: 'never',
     contracts: callTarget,
   },
@@ -195,6 +196,7 @@ export const ethMethods = {
     required: 1,
     kind: 'read',
     credits: 1000,
+    heavy: true,
     cache: 'by-block',
   },
   eth_getLogs: {
@@ -202,6 +204,7 @@ export const ethMethods = {
     required: 1,
     kind: 'read',
     credits: 255,
+    heavy: true,
     cache: 'by-block',
     contracts: (params) => filterAddresses(at(params, 0)),
   },
@@ -271,6 +274,7 @@ export const ethMethods = {
     required: 1,
     kind: 'filter',
     credits: 255,
+    heavy: true,
     cache: 'never',
   },
   eth_uninstallFilter: {

@@ -200,7 +200,7 @@ export const starknetMethods = {
   syncing: { ...read('syncing'), cache: 'head', credits: 5 },
   getBlockWithTxHashes: { ...blockOnly('getBlockWithTxHashes'), seedShape: seedBlock },
   getBlockWithTxs: { ...blockOnly('getBlockWithTxs'), seedShape: seedBlock },
-  getBlockWithReceipts: { ...blockOnly('getBlockWithReceipts', 300), seedShape: seedBlock },
+  getBlockWithReceipts: { ...blockOnly('getBlockWithReceipts', 300), heavy: true, seedShape: seedBlock },
   getStateUpdate: blockOnly('getStateUpdate'),
   getBlockTransactionCount: blockOnly('getBlockTransactionCount'),
   getStorageAt: {
@@ -262,9 +262,10 @@ export const starknetMethods = {
   },
   getTransactionStatus: { ...read('getTransactionStatus'), cache: 'never' },
   getMessagesStatus: { ...read('getMessagesStatus'), cache: 'never' },
-  getEvents: { ...read('getEvents', 255), validate: validateEventFilter, contracts: eventFilterAddresses },
+  getEvents: { ...read('getEvents', 255), heavy: true, validate: validateEventFilter, contracts: eventFilterAddresses },
   getStorageProof: {
     ...read('getStorageProof', 300),
+    heavy: true,
     contracts: storageProofContracts,
   },
   call: {
@@ -274,11 +275,11 @@ export const starknetMethods = {
       return isObject(request) ? felt(request.contract_address) : NONE;
     },
   },
-  estimateFee: { ...read('estimateFee', 300), cache: 'never' },
-  estimateMessageFee: { ...read('estimateMessageFee', 300), cache: 'never' },
-  simulateTransactions: { ...read('simulateTransactions', 300), cache: 'never' },
-  traceTransaction: { ...read('traceTransaction', 300), cache: 'immutable' },
-  traceBlockTransactions: { ...read('traceBlockTransactions', 500) },
+  estimateFee: { ...read('estimateFee', 300), heavy: true, cache: 'never' },
+  estimateMessageFee: { ...read('estimateMessageFee', 300), heavy: true, cache: 'never' },
+  simulateTransactions: { ...read('simulateTransactions', 300), heavy: true, cache: 'never' },
+  traceTransaction: { ...read('traceTransaction', 300), heavy: true, cache: 'immutable' },
+  traceBlockTransactions: { ...read('traceBlockTransactions', 500), heavy: true },
   addInvokeTransaction: write('addInvokeTransaction'),
   addDeclareTransaction: write('addDeclareTransaction', validateDeclare),
   addDeployAccountTransaction: write('addDeployAccountTransaction', validateDeployAccount),
