@@ -55,3 +55,16 @@ export const invMod = (a: bigint, n: bigint): bigint | undefined => {
   const r = s0 % n;
   return r < 0n ? r + n : r;
 };
+
+/** `base^e mod n` (`e ≥ 0`, `n > 1`) by square-and-multiply. */
+export const modPow = (base: bigint, e: bigint, n: bigint): bigint => {
+  let r = 1n;
+  let x = base % n;
+  if (x < 0n) x += n;
+  while (e > 0n) {
+    if (e & 1n) r = (r * x) % n;
+    x = (x * x) % n;
+    e >>= 1n;
+  }
+  return r;
+};

@@ -1,6 +1,8 @@
 // The secp256k1 and secp256r1 curves (short Weierstrass y² = x³ + ax + b over a 256-bit prime field, cofactor 1),
 // internal helpers of the secp256k1_* / secp256r1_* syscalls. Points are affine `[x, y]`; `[0n, 0n]` is the point at
 // infinity (as the Starknet OS writes it: neither curve has a point with x = y = 0).
+import { modPow } from './common.js';
+import { type Jacobian, jacobianArithmetic } from './jacobianArithmetic.js';
 
 /** An affine point; `[0n, 0n]` is the point at infinity. */
 export type SecpPoint = readonly [x: bigint, y: bigint];
@@ -26,61 +28,14 @@ export interface SecpCurve {
 
 export const INFINITY: SecpPoint = Object.freeze([0n, 0n]) as unknown as SecpPoint;
 
-/** A point in Jacobian coordinates (x = X/Z², y = Y/Z³); Z = 0 is the point at infinity. */
-type Jacobian = [bigint, bigint, bigint];
-
 function makeCurve(name: string, p: bigint, n: bigint, a: bigint, b: bigint, generator: SecpPoint): SecpCurve {
-  const mod = (v: bigint): bigint => {
-    const r = v % p;
-    return r < 0n ? r + p : r;
-  };
-  const pow = (base: bigint, e: bigint): bigint => {
-    let r = 1n;
-    let x = mod(base);
-    while (e > 0n) {
-      if (e & 1n) r = (r * x) % p;
-      x = (x * x) % p;
-      e >>= 1n;
-    }
-    return r;
-  };
+  const { mod, double, addAffine, toAffine: affineOrNull } = jacobianArithmetic(p, a);
   // p ≡ 3 (mod 4) for both curves: a square root is v^((p + 1) / 4).
   if (p % 4n !== 3n) throw new Error(`${name}: square roots assume p ≡ 3 mod 4`);
   const sqrtExp = (p + 1n) / 4n;
-  const inv = (v: bigint): bigint => pow(v, p - 2n);
   const rhs = (x: bigint): bigint => mod(x * x * x + a * x + b);
   const isZero = (q: SecpPoint): boolean => q[0] === 0n && q[1] === 0n;
-
-  const double = (q: Jacobian): Jacobian => {
-    const [X, Y, Z] = q;
-    if (Z === 0n || Y === 0n) return [0n, 1n, 0n];
-    const YY = mod(Y * Y);
-    const ZZ = mod(Z * Z);
-    const S = mod(4n * X * YY);
-    const M = mod(3n * X * X + a * ZZ * ZZ);
-    const X3 = mod(M * M - 2n * S);
-    return [X3, mod(M * (S - X3) - 8n * YY * YY), mod(2n * Y * Z)];
-  };
-  const addAffine = (q: Jacobian, r: SecpPoint): Jacobian => {
-    const [X, Y, Z] = q;
-    if (Z === 0n) return [r[0], r[1], 1n];
-    const ZZ = mod(Z * Z);
-    const H = mod(r[0] * ZZ - X);
-    const R = mod(r[1] * ZZ * Z - Y);
-    if (H === 0n) return R === 0n ? double(q) : [0n, 1n, 0n];
-    const HH = mod(H * H);
-    const HHH = mod(H * HH);
-    const V = mod(X * HH);
-    const X3 = mod(R * R - HHH - 2n * V);
-    return [X3, mod(R * (V - X3) - Y * HHH), mod(Z * H)];
-  };
-  const toAffine = (q: Jacobian): SecpPoint => {
-    const [X, Y, Z] = q;
-    if (Z === 0n) return INFINITY;
-    const zi = inv(Z);
-    const zi2 = mod(zi * zi);
-    return [mod(X * zi2), mod(Y * zi2 * zi)];
-  };
+  const toAffine = (q: Jacobian): SecpPoint => affineOrNull(q) ?? INFINITY;
 
   return {
     name,
@@ -92,7 +47,7 @@ function makeCurve(name: string, p: bigint, n: bigint, a: bigint, b: bigint, gen
     isOnCurve: (x, y) => (x === 0n && y === 0n) || mod(y * y) === rhs(x),
     pointFromX(x, odd) {
       const y2 = rhs(x);
-      const y = pow(y2, sqrtExp);
+      const y = modPow(y2, sqrtExp, p);
       if (mod(y * y) !== y2) return undefined;
       return [x, (y & 1n) === (odd ? 1n : 0n) ? y : mod(-y)];
     },

@@ -1,7 +1,8 @@
 // The Stark curve y² = x³ + x + β over the felt252 field, in affine coordinates, and the Pedersen hash
 // (internal helpers of the EC and Pedersen handlers).
 import { FIELD_PRIME as P } from '../../constants.js';
-import { modP } from './common.js';
+import { invMod, modP, modPow } from './common.js';
+import { type Jacobian, jacobianArithmetic } from './jacobianArithmetic.js';
 import { type WasmTable, wasmMulPoint, wasmMulTable, wasmPedersen, wasmTable } from './starkWasm.js';
 
 /** A curve point; `null` is the point at infinity. */
@@ -9,15 +10,8 @@ export type CurvePoint = readonly [bigint, bigint] | null;
 
 export const BETA = 0x6f21413efbe40de150e596d72f7a8c5609ad26c15c915c1f4cdfcb99cee9e89n;
 
-export const inv = (a: bigint): bigint => {
-  let [r0, r1, s0, s1] = [P, modP(a), 0n, 1n];
-  while (r1 !== 0n) {
-    const q = r0 / r1;
-    [r0, r1] = [r1, r0 - q * r1];
-    [s0, s1] = [s1, s0 - q * s1];
-  }
-  return modP(s0);
-};
+const { addAffine: jAddAffine, toAffine, normalize } = jacobianArithmetic(P, 1n);
+const inv = (a: bigint): bigint => invMod(modP(a), P)!;
 
 export const onCurve = (x: bigint, y: bigint): boolean => modP(y * y - (x * x * x + x + BETA)) === 0n;
 
@@ -35,148 +29,48 @@ export function add(p: CurvePoint, q: CurvePoint): CurvePoint {
   return [x3, modP(m * (x1 - x3) - y1)];
 }
 
-/** `a mod P` in [0, P). */
-const m = (a: bigint): bigint => {
-  const r = a % P;
-  return r < 0n ? r + P : r;
-};
-
-/** A point in Jacobian coordinates (x = X/Z², y = Y/Z³); Z = 0 is the point at infinity. */
-type Jacobian = [X: bigint, Y: bigint, Z: bigint];
-
-/** 2·p (a = 1): M = 3X² + Z⁴, S = 4XY², X' = M² − 2S, Y' = M(S − X') − 8Y⁴, Z' = 2YZ. */
-function jDouble(p: Jacobian): Jacobian {
-  const [X, Y, Z] = p;
-  if (Z === 0n || Y === 0n) return [0n, 1n, 0n];
-  const YY = m(Y * Y);
-  const ZZ = m(Z * Z);
-  const S = m(4n * X * YY);
-  const M = m(3n * X * X + ZZ * ZZ);
-  const X3 = m(M * M - 2n * S);
-  return [X3, m(M * (S - X3) - 8n * YY * YY), m(2n * Y * Z)];
-}
-
-/** p + q for an affine q (mixed addition): U2 = qx·Z², S2 = qy·Z³, H = U2 − X, R = S2 − Y. */
-function jAddAffine(p: Jacobian, q: readonly [bigint, bigint]): Jacobian {
-  const [X, Y, Z] = p;
-  if (Z === 0n) return [q[0], q[1], 1n];
-  const ZZ = m(Z * Z);
-  const H = m(q[0] * ZZ - X);
-  const R = m(q[1] * ZZ * Z - Y);
-  if (H === 0n) return R === 0n ? jDouble([q[0], q[1], 1n]) : [0n, 1n, 0n];
-  const HH = m(H * H);
-  const HHH = m(HH * H);
-  const V = m(X * HH);
-  const X3 = m(R * R - HHH - 2n * V);
-  return [X3, m(R * (V - X3) - Y * HHH), m(Z * H)];
-}
-
-/** Back to affine coordinates: one field inversion. */
-function toAffine(p: Jacobian): CurvePoint {
-  const [X, Y, Z] = p;
-  if (Z === 0n) return null;
-  const zi = inv(Z);
-  const zi2 = m(zi * zi);
-  return [m(X * zi2), m(Y * zi2 * zi)];
-}
-
 /** A Jacobian result of the WebAssembly module as an affine point. */
 function fromWasm(j: [bigint, bigint, bigint] | null): CurvePoint {
   return j === null ? null : toAffine(j);
 }
 
-/** Windows of 4 bits: a table holds d·16^i·p for d in 1..15 and i in 0..62 (scalars below 2^252). */
-const WINDOWS = 63;
-
-/** Multiples of one base point, for products without doublings (see {@link mul}). */
-function fixedBaseTable(p: readonly [bigint, bigint]): (readonly [bigint, bigint])[][] {
-  const rows: (readonly [bigint, bigint])[][] = [];
-  let base: readonly [bigint, bigint] = p;
-  for (let i = 0; i < WINDOWS; i++) {
-    const row: (readonly [bigint, bigint])[] = [base];
-    let acc: Jacobian = [base[0], base[1], 1n];
-    for (let d = 2; d <= 15; d++) {
-      acc = jAddAffine(acc, base);
-      row.push(toAffine(acc) as readonly [bigint, bigint]);
-    }
-    rows.push(row);
-    // 16·base = 2·(8·base)
-    base = toAffine(jDouble([row[7]![0], row[7]![1], 1n])) as readonly [bigint, bigint];
-  }
-  return rows;
-}
-
-/** Base points seen lately (x,y → uses), and the tables of those used more than once (at most 32). */
+/** Base points seen lately (x,y → uses). */
 const baseUses = new Map<string, number>();
-const baseTables = new Map<string, (readonly [bigint, bigint])[][]>();
-/** Uses after which a base point's 4-bit table gives way to a byte-window one (about 8,000 points, ~1 MB). */
+/** Uses after which a base point gets a table of its byte multiples (32 rows of 255 points, ~0.5 MB). */
 const BYTE_TABLE_USES = 64;
 /**
  * Byte-window tables of the bases used most (the curve generator, the keys of busy accounts), in the WebAssembly
- * module's memory: at most 8 (about 0.5 MB each; a table evicted stays in memory and a new one is added).
+ * module's memory: at most 8 (a table evicted stays in memory and a new one is added).
  */
 const byteTables = new Map<string, WasmTable>();
-/** Tables the module holds at most, over the process's life (past it, bases keep their 4-bit tables). */
+/** Tables the module holds at most, over the process's life (past it, bases go by double-and-add). */
 const MAX_BYTE_TABLES = 64;
 let byteTablesMade = 0;
 
 /**
- * `k·p` for k ≥ 0. A base point multiplied before (a signature check multiplies the curve generator and the same
- * public key every time) gets a table of its multiples, and then a product is 63 additions without doublings (32 once
- * the point has been used 64 times and has a table of its byte multiples); other products go by double-and-add. All
- * work in Jacobian coordinates with one field inversion at the end.
+ * `k·p` for 0 ≤ k < 2^256, on the WebAssembly module. A base point used often (a signature check multiplies the
+ * curve generator and the same public key every time) gets, at its 64th use, a table of its byte multiples, and then
+ * a product is at most 32 mixed additions without doublings; other products go by double-and-add. Both work in
+ * Jacobian coordinates with one field inversion at the end.
  */
 export function mul(k: bigint, p: CurvePoint): CurvePoint {
   if (p === null || k === 0n) return null;
-  if (k < 1n << BigInt(4 * WINDOWS)) {
-    const key = `${p[0]},${p[1]}`;
-    const bytes = byteTables.get(key);
-    if (bytes !== undefined) return fromWasm(wasmMulTable(bytes, 32, k));
-    let table = baseTables.get(key);
-    const uses = (baseUses.get(key) ?? 0) + 1;
-    if (baseUses.size >= 4096) baseUses.clear();
-    baseUses.set(key, uses);
-    if (uses >= BYTE_TABLE_USES && byteTablesMade < MAX_BYTE_TABLES) {
-      const table = wasmTable(byteWindowTable(p, 32));
-      byteTablesMade++;
-      if (byteTables.size >= 8) byteTables.delete(byteTables.keys().next().value!);
-      byteTables.set(key, table);
-      baseTables.delete(key);
-      return fromWasm(wasmMulTable(table, 32, k));
-    }
-    if (table === undefined && uses >= 2) {
-      table = fixedBaseTable(p);
-      if (baseTables.size >= 32) baseTables.delete(baseTables.keys().next().value!);
-      baseTables.set(key, table);
-    }
-    if (table !== undefined) {
-      let r: Jacobian = [0n, 1n, 0n];
-      for (let i = 0, v = k; v > 0n; i++, v >>= 4n) {
-        const d = Number(v & 15n);
-        if (d !== 0) r = jAddAffine(r, table[i]![d - 1]!);
-      }
-      return toAffine(r);
-    }
+  if (k >= 1n << 256n) throw new RangeError('mul: the scalar is not below 2^256');
+  const key = `${p[0]},${p[1]}`;
+  const bytes = byteTables.get(key);
+  if (bytes !== undefined) return fromWasm(wasmMulTable(bytes, 32, k));
+  const uses = (baseUses.get(key) ?? 0) + 1;
+  if (baseUses.size >= 4096) baseUses.clear();
+  baseUses.set(key, uses);
+  if (uses >= BYTE_TABLE_USES && byteTablesMade < MAX_BYTE_TABLES) {
+    const table = wasmTable(byteWindowTable(p, 32));
+    byteTablesMade++;
+    if (byteTables.size >= 8) byteTables.delete(byteTables.keys().next().value!);
+    byteTables.set(key, table);
+    return fromWasm(wasmMulTable(table, 32, k));
   }
-  if (k < 1n << 256n) return fromWasm(wasmMulPoint(p, k));
-  let r: Jacobian = [0n, 1n, 0n];
-  for (let i = k.toString(2).length - 1; i >= 0; i--) {
-    r = jDouble(r);
-    if ((k >> BigInt(i)) & 1n) r = jAddAffine(r, p);
-  }
-  return toAffine(r);
+  return fromWasm(wasmMulPoint(p, k));
 }
-
-const modPow = (b: bigint, e: bigint): bigint => {
-  let r = 1n;
-  b = modP(b);
-  while (e > 0n) {
-    if (e & 1n) r = (r * b) % P;
-    b = (b * b) % P;
-    e >>= 1n;
-  }
-  return r;
-};
 
 /** P − 1 = 2^S · Q with Q odd (S = 192 for the Starknet prime). */
 const S = 192;
@@ -196,21 +90,21 @@ let sqrtTables: SqrtTables | undefined;
 
 function buildSqrtTables(): SqrtTables {
   let z = 2n;
-  while (modPow(z, (P - 1n) / 2n) !== P - 1n) z++;
-  const g = modPow(z, Q);
+  while (modPow(z, (P - 1n) / 2n, P) !== P - 1n) z++;
+  const g = modPow(z, Q, P);
   const gInv = inv(g);
   const gInvPow: bigint[][] = [];
   let base = gInv; // g^(−2^(W·k))
   for (let k = 0; k < S / W; k++) {
     const row = [1n];
-    for (let d = 1; d < 1 << W; d++) row.push(m(row[d - 1]! * base));
+    for (let d = 1; d < 1 << W; d++) row.push(modP(row[d - 1]! * base));
     gInvPow.push(row);
-    for (let i = 0; i < W; i++) base = m(base * base);
+    for (let i = 0; i < W; i++) base = modP(base * base);
   }
   let h = g;
-  for (let i = 0; i < S - W; i++) h = m(h * h);
+  for (let i = 0; i < S - W; i++) h = modP(h * h);
   const digit = new Map<bigint, number>();
-  for (let d = 0, x = 1n; d < 1 << W; d++, x = m(x * h)) digit.set(x, d);
+  for (let d = 0, x = 1n; d < 1 << W; d++, x = modP(x * h)) digit.set(x, d);
   return { gInv, gInvPow, digit };
 }
 
@@ -228,21 +122,21 @@ export function sqrt(a: bigint): bigint | undefined {
   sqrtTables ??= buildSqrtTables();
   const tables = sqrtTables;
   // x = a^((Q−1)/2): t = a^Q = a·x², r = a^((Q+1)/2) = a·x; then a = r² · t^(−1) and t = g^e
-  const x = modPow(a, (Q - 1n) / 2n);
-  let cur = m(a * m(x * x));
-  const r = m(a * x);
+  const x = modPow(a, (Q - 1n) / 2n, P);
+  let cur = modP(a * modP(x * x));
+  const r = modP(a * x);
   let e = 0n;
   for (let k = 0; k < S / W; k++) {
     let u = cur;
-    for (let i = 0; i < S - W * (k + 1); i++) u = m(u * u);
+    for (let i = 0; i < S - W * (k + 1); i++) u = modP(u * u);
     const d = tables.digit.get(u);
     if (d === undefined) throw new Error('sqrt: a value outside the 2^192 subgroup (not a field element?)');
-    cur = m(cur * tables.gInvPow[k]![d]!);
+    cur = modP(cur * tables.gInvPow[k]![d]!);
     e |= BigInt(d) << BigInt(W * k);
   }
   let root: bigint | undefined;
   if ((e & 1n) === 0n) {
-    const y = m(r * modPow(tables.gInv, e >> 1n));
+    const y = modP(r * modPow(tables.gInv, e >> 1n, P));
     // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints
     root = y < P - y ? y : P - y;
   }
@@ -273,28 +167,6 @@ const PEDERSEN_POINTS: readonly [bigint, bigint][] = [
     776496453633298175483985398648758586525933812536653089401905292063708816422n,
   ],
 ];
-/**
- * Affine points from Jacobian ones, with one field inversion for all (Montgomery's trick); none at infinity.
- */
-function normalize(points: readonly Jacobian[]): [bigint, bigint][] {
-  const prefix: bigint[] = [];
-  let acc = 1n;
-  for (const p of points) {
-    prefix.push(acc);
-    acc = m(acc * p[2]);
-  }
-  let invAcc = inv(acc);
-  const out = new Array<[bigint, bigint]>(points.length);
-  for (let i = points.length - 1; i >= 0; i--) {
-    const [X, Y, Z] = points[i]!;
-    const zi = m(invAcc * prefix[i]!);
-    invAcc = m(invAcc * Z);
-    const zi2 = m(zi * zi);
-    out[i] = [m(X * zi2), m(Y * zi2 * zi)];
-  }
-  return out;
-}
-
 /**
  * Multiples of a fixed base point with 8-bit windows: `rows[i][d − 1] = d·256^i·p` for d in 1..255, i below
  * `windows`. A product by a scalar of 8·windows bits is then one mixed addition per non-zero byte.
