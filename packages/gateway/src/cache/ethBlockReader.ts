@@ -1,11 +1,12 @@
 import { ethMethods } from '../families/eth/ethMethods.js';
 import type { Network } from '../network/createNetwork.js';
 import type { BlockReader } from './BlockReader.js';
+import { readBlock } from './readBlock.js';
 
 /**
  * The head tracker's block reader for an Ethereum network: `eth_getBlockByNumber` with `latest`,
- * `finalized` or the height in hex, through the network's upstreams, 2 s at most per call; hashes
- * in lower case (the spelling of the cache's block tags).
+ * `finalized` or the height in hex, through the network's upstreams, 2 s at most per call; the block
+ * as `readBlock` reads it (hashes in lower case, the spelling of the cache's block tags).
  */
 export function ethBlockReader(network: Network): BlockReader {
   const traits = ethMethods.eth_getBlockByNumber;
@@ -18,13 +19,6 @@ export function ethBlockReader(network: Network): BlockReader {
       false,
       AbortSignal.timeout(2_000),
     );
-    if (result === null || typeof result !== 'object') return undefined;
-    const b = result as { number?: unknown; hash?: unknown; parentHash?: unknown };
-    if (typeof b.number !== 'string' || typeof b.hash !== 'string') return undefined;
-    return {
-      number: Number.parseInt(b.number, 16),
-      hash: b.hash.toLowerCase(),
-      ...(typeof b.parentHash === 'string' ? { parentHash: b.parentHash.toLowerCase() } : {}),
-    };
+    return readBlock('eth', result);
   };
 }

@@ -3,7 +3,7 @@ import type { HeadTracker } from './createHeadTracker.js';
 import type { CachePlan } from './planCacheEntry.js';
 import { TTL } from './planCacheEntry.js';
 import type { CacheEntryOptions } from './ResponseCache.js';
-import { starknetHashTag } from './starknetBlockReader.js';
+import { starknetHashTag } from './starknetHashTag.js';
 import { starknetCacheKey } from './starknetCacheKey.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
@@ -77,12 +77,7 @@ export function planStarknetCacheEntry(
 }
 
 /** What the head tracker lets the cache keep: head calls, and calls that name a block by number or hash. */
-function planWithHead(
-  key: string,
-  traits: MethodTraits,
-  params: unknown,
-  heads: HeadTracker,
-): CachePlan | undefined {
+function planWithHead(key: string, traits: MethodTraits, params: unknown, heads: HeadTracker): CachePlan | undefined {
   if (traits.cache === 'head') {
     // the key names the head it is answered at (`starknetCacheKey`: none on dev networks or before the first head)
     const head = heads.latest()!;

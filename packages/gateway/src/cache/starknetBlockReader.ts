@@ -1,15 +1,7 @@
 import { starknetMethods } from '../families/starknet/starknetMethods.js';
 import type { Network } from '../network/createNetwork.js';
 import type { BlockReader } from './BlockReader.js';
-
-/** A Starknet felt hash in one spelling (lowercase, no leading zeros), so `0x0ab` and `0xAB` meet. */
-export function starknetHashTag(hash: string): string {
-  try {
-    return `0x${BigInt(hash).toString(16)}`;
-  } catch {
-    return hash.toLowerCase();
-  }
-}
+import { readBlock } from './readBlock.js';
 
 /**
  * The head tracker's block reader for a Starknet network: `starknet_getBlockWithTxHashes` with
@@ -29,14 +21,7 @@ export function starknetBlockReader(network: Network): BlockReader {
       false,
       AbortSignal.timeout(2_000),
     );
-    if (result === null || typeof result !== 'object') return undefined;
-    const b = result as { block_number?: unknown; block_hash?: unknown; parent_hash?: unknown };
-    // a pre-confirmed block has neither hash nor number fixed yet
-    if (typeof b.block_number !== 'number' || typeof b.block_hash !== 'string') return undefined;
-    return {
-      number: b.block_number,
-      hash: starknetHashTag(b.block_hash),
-      ...(typeof b.parent_hash === 'string' ? { parentHash: starknetHashTag(b.parent_hash) } : {}),
-    };
+    // a pre-confirmed block has neither hash nor number fixed yet: undefined
+    return readBlock('starknet', result);
   };
 }
