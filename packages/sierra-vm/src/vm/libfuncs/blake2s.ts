@@ -1,9 +1,8 @@
 // The BLAKE2s compression function F (RFC 7693, section 3.2), on 32-bit words held in JS numbers.
+import { SHA256_IV } from './sha256Compress.js';
 
-/** The BLAKE2s initialization vector (the SHA-256 IV). */
-export const BLAKE2S_IV: readonly number[] = [
-  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
+/** The BLAKE2s initialization vector: the SHA-256 IV (RFC 7693, section 2.6). */
+export const BLAKE2S_IV: readonly number[] = SHA256_IV;
 
 /** The message word permutations of the ten rounds. */
 const SIGMA: readonly (readonly number[])[] = [
