@@ -1,5 +1,5 @@
 import { ethMethods } from '../families/eth/ethMethods.js';
-import { parseBlockOrHash, parseBlockTag, parseLogFilter } from '../families/eth/params.js';
+import { BLOCK_TAGS, parseBlockOrHash, parseBlockTag, parseLogFilter } from '../families/eth/params.js';
 import type { MethodPolicy } from '../families/types.js';
 
 /** The block a call names: a height, a tag (`latest`, `pending`, `safe`, `finalized`, `earliest`), or a hash. */
@@ -28,12 +28,11 @@ const ETH_BLOCK_PARAM = (() => {
 })();
 
 const QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
-const TAGS = new Set(['latest', 'pending', 'safe', 'finalized', 'earliest']);
 
 function ethRef(v: unknown): BlockRef | undefined {
   if (typeof v === 'string') {
     if (QUANTITY.test(v)) return { kind: 'number', number: Number.parseInt(v, 16) };
-    if (TAGS.has(v)) return { kind: 'tag', tag: v };
+    if (BLOCK_TAGS.has(v)) return { kind: 'tag', tag: v };
     return undefined;
   }
   if (typeof v === 'object' && v !== null) {

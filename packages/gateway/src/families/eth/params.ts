@@ -24,7 +24,8 @@ function describe(v: unknown): string {
 
 const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
 const QUANTITY = /^0x(?:0|[1-9a-fA-F][0-9a-fA-F]*)$/;
-const BLOCK_TAGS = new Set(['latest', 'earliest', 'pending', 'safe', 'finalized']);
+/** The block tags a block parameter may name. */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set(['latest', 'earliest', 'pending', 'safe', 'finalized']);
 
 function fixedHex(bytes: number, what: string): Param<string>['parse'] {
   const re = new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`);
