@@ -2,7 +2,7 @@
 // curve's point arithmetic, several times faster than bigint arithmetic since a field product is a few hundred 64-bit
 // instructions and allocates nothing. This file loads it once and moves values in and out of its memory.
 import { FIELD_PRIME as P } from '../../constants.js';
-import { STARK_WASM_BASE64 } from './starkWasm.generated.js';
+import { STARK_WASM_BASE64, STARK_WASM_LAYOUT } from './starkWasm.generated.js';
 
 /** The part of the WebAssembly global used here (the ES2023 library has no WebAssembly types). */
 declare const WebAssembly: {
@@ -19,19 +19,15 @@ interface StarkExports {
   to_mont(ptr: number, n: number): void;
 }
 
-/** Memory layout of the module (bytes; see the generator). */
-const ACC = 10240;
-const K1 = 10400;
-const K2 = 10432;
-const BASE = 10496;
-const TABLES = 65536;
+/** Where the module takes and leaves values (bytes; written by the generator with the module). */
+const { hadesState: STATE, acc: ACC, k1: K1, k2: K2, base: BASE, tables: TABLES } = STARK_WASM_LAYOUT;
 /** One affine point of a table: x and y, 32 bytes each. */
 const POINT_BYTES = 64;
 
 let wasm: StarkExports | undefined;
 let words = new BigUint64Array(0);
 /** Where the next table goes. */
-let tableEnd = TABLES;
+let tableEnd: number = TABLES;
 
 function exportsOf(): StarkExports {
   if (wasm === undefined) {
@@ -73,11 +69,11 @@ const felt = (x: bigint): bigint => (x < 0n || x >= P ? ((x % P) + P) % P : x);
  */
 export function hadesPermutationWasm(s0: bigint, s1: bigint, s2: bigint): [bigint, bigint, bigint] {
   const w = exportsOf();
-  put(0, felt(s0));
-  put(32, felt(s1));
-  put(64, felt(s2));
+  put(STATE, felt(s0));
+  put(STATE + 32, felt(s1));
+  put(STATE + 64, felt(s2));
   w.permute();
-  return [get(0), get(32), get(64)];
+  return [get(STATE), get(STATE + 32), get(STATE + 64)];
 }
 
 /** A table of affine points (rows of 255 byte multiples) in the module's memory: its byte offset. */
