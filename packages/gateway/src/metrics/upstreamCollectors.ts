@@ -19,27 +19,21 @@ const BREAKER = { closed: 0, 'half-open': 1, open: 2 } as const;
  * for (const c of upstreamCollectors(networks)) metrics.addCollector(c);
  */
 export function upstreamCollectors(networks: readonly Network[]): CollectorSpec[] {
+  const labelsOf = (n: Network, h: UpstreamHealth) => ({ network: n.settings.name, upstream: h.name, role: h.role });
+  const sample = (labels: Record<string, string>, value: number | undefined): MetricSample[] =>
+    value === undefined ? [] : [{ labels, value }];
+  /** One sample per upstream. */
   const each = (value: (h: UpstreamHealth) => number | undefined) => (): MetricSample[] =>
+    networks.flatMap((n) => n.health().flatMap((h) => sample(labelsOf(n, h), value(h))));
+  /** One sample per upstream and method class. */
+  const perClass = (value: (c: ClassHealth) => number | undefined) => (): MetricSample[] =>
     networks.flatMap((n) =>
       n.health().flatMap((h) => {
-        const v = value(h);
-        return v === undefined
-          ? []
-          : [{ labels: { network: n.settings.name, upstream: h.name, role: h.role }, value: v }];
+        const labels = labelsOf(n, h);
+        return SCORE_CLASSES.flatMap((cls) => sample({ ...labels, class: cls }, value(h.classes[cls])));
       }),
     );
   const labelNames = ['network', 'upstream', 'role'];
-  const perClass = (value: (c: ClassHealth) => number | undefined) => (): MetricSample[] =>
-    networks.flatMap((n) =>
-      n.health().flatMap((h) =>
-        SCORE_CLASSES.flatMap((cls) => {
-          const v = value(h.classes[cls]);
-          return v === undefined
-            ? []
-            : [{ labels: { network: n.settings.name, upstream: h.name, role: h.role, class: cls }, value: v }];
-        }),
-      ),
-    );
   const classLabelNames = [...labelNames, 'class'];
   return [
     {
