@@ -7,7 +7,8 @@ const checkedChainIds = new Set<string>();
 
 /**
  * The JSON-RPC provider for a network (one per network, reused). Fee estimates come back without overhead:
- * the snap adds its own margin (see `fees.ts`).
+ * the snap adds its own margin (see `fees.ts`). It is not told the chain id: the first `getChainId()` asks the node
+ * (`starknet_chainId`), which is what {@link assertChainId} checks, and that answer is the one it signs with.
  *
  * @param net - The network.
  * @returns The provider.
@@ -15,7 +16,7 @@ const checkedChainIds = new Set<string>();
 export function providerFor(net: NetworkConfig): RpcProvider {
   let p = providers.get(net.chainId);
   if (!p) {
-    p = new RpcProvider({ nodeUrl: net.rpcUrl, resourceBoundsOverhead: false, chainId: net.chainId as never });
+    p = new RpcProvider({ nodeUrl: net.rpcUrl, resourceBoundsOverhead: false });
     providers.set(net.chainId, p);
   }
   return p;
@@ -29,11 +30,9 @@ export function providerFor(net: NetworkConfig): RpcProvider {
  */
 export async function assertChainId(net: NetworkConfig): Promise<void> {
   if (checkedChainIds.has(net.chainId)) return;
-  // Asked of the node itself: the shared provider is built with the configured chain id and would answer that.
-  const reported = await chainCall(net, 'read the chain id', () =>
-    new RpcProvider({ nodeUrl: net.rpcUrl }).getChainId(),
-  );
+  const reported = await chainCall(net, 'read the chain id', () => providerFor(net).getChainId());
   if (BigInt(reported as string) !== BigInt(net.chainId)) {
+    providers.delete(net.chainId); // it keeps the chain id it was given: the next check asks the node again
     throw snapError(
       SnapErrorCode.NodeUnreachable,
       `The nodegate endpoint configured for ${net.name} serves chain ${reported}, not ${net.chainId}; rebuild the snap with the right SNAP_*_URL for this network`,
