@@ -3,53 +3,34 @@
  * shares the account's nonce lock, so requests in flight together land with distinct, consecutive nonces, and every
  * one is stored.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { hash } from 'starknet';
 import {
+  type AddTx,
   answer,
+  deployedAccount,
   dialogText,
+  fixture,
   hex,
   install,
-  mint,
+  landedNonces,
+  nonceOf,
   PHRASES,
   result,
   rpc,
   type Snap,
   STRK,
   send,
-  waitAccepted,
+  strkBalance,
 } from './helpers';
-
-type AddTx = { code: string; transaction_hash: string };
-const FIXTURES = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'fixtures', 'cairo-test-data');
-const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
 let snap: Snap;
 let address = '';
-
-const nonceOf = async (a: string) =>
-  BigInt(await rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: a }));
-
-/** Waits for each transaction, checks it succeeded, and returns the nonces it was sent with. */
-async function landedNonces(hashes: string[]): Promise<bigint[]> {
-  const nonces: bigint[] = [];
-  for (const h of hashes) {
-    expect((await waitAccepted(h)).execution_status).toBe('SUCCEEDED');
-    nonces.push(BigInt((await rpc<{ nonce: string }>('starknet_getTransactionByHash', { transaction_hash: h })).nonce));
-  }
-  return nonces;
-}
 
 const sorted = (xs: bigint[]) => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 beforeAll(async () => {
   snap = await install(PHRASES.concurrency);
-  address = (await result<{ address: string }>(send(snap, 'stk_createAccount', { addressIndex: 0 }))).address;
-  await mint(address, 10n ** 20n);
-  const deploying = send(snap, 'stk_createAccount', { addressIndex: 0, deploy: true });
-  await answer(deploying, true);
-  await waitAccepted((await result<AddTx>(deploying)).transaction_hash);
+  address = await deployedAccount(snap, 10n ** 20n);
 });
 
 describe('concurrent sends', () => {
@@ -69,16 +50,9 @@ describe('concurrent sends', () => {
     const hashes = sent.map((s) => hex(s.transaction_hash));
     expect(new Set(hashes).size).toBe(3);
 
-    const nonces: bigint[] = [];
-    for (const h of hashes) {
-      const status = await waitAccepted(h);
-      expect(status.execution_status).toBe('SUCCEEDED');
-      nonces.push(
-        BigInt((await rpc<{ nonce: string }>('starknet_getTransactionByHash', { transaction_hash: h })).nonce),
-      );
-    }
+    const nonces = await landedNonces(hashes);
     expect([...nonces].sort()).toEqual([1n, 2n, 3n]);
-    expect(BigInt(await rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: address }))).toBe(4n);
+    expect(await nonceOf(address)).toBe(4n);
 
     const stored = await result<{ txnHash: string; txnType: string; nonce: string }[]>(
       send(snap, 'stk_getTransactions', { senderAddress: address, onlyFromState: true }),
@@ -146,20 +120,7 @@ describe('concurrent sends', () => {
     expect(sorted(nonces)).toEqual([0n, 1n, 2n, 3n, 4n].map((k) => before + k));
     expect(await nonceOf(address)).toBe(before + 5n);
     // every transfer landed once (10 + 20 + 30 + 50), the approve too, the class is declared
-    expect(
-      BigInt(
-        (
-          await rpc<string[]>('starknet_call', {
-            request: {
-              contract_address: STRK,
-              entry_point_selector: hash.getSelectorFromName('balance_of'),
-              calldata: [recipient],
-            },
-            block_id: 'latest',
-          })
-        )[0]!,
-      ),
-    ).toBe(110n);
+    expect(await strkBalance(recipient)).toBe(110n);
     expect(await rpc('starknet_getClass', { block_id: 'latest', class_hash: classHash })).toMatchObject({
       sierra_program: contract.sierra_program,
     });

@@ -3,8 +3,6 @@
  * data, network switching, watched tokens, and sign-only methods checked by the chain itself (starknet.js Account
  * with a signer that asks the snap, so the node's own signature check decides).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   Account,
   type Call,
@@ -18,17 +16,24 @@ import {
   type TypedData,
 } from 'starknet';
 import {
+  type AddTx,
   answer,
   backend,
   boundsMax,
   CHAIN_ID,
+  classHashAt,
+  deployedAccount,
   dialogFields,
   dialogText,
   errorOf,
   field,
+  fixture,
   hex,
   install,
+  landedNonces,
   mint,
+  NETWORK,
+  nonceOf,
   PHRASES,
   parseStrk,
   result,
@@ -37,13 +42,11 @@ import {
   type Snap,
   send,
   strkBalance,
+  TINY_BOUNDS,
   waitAccepted,
 } from './helpers';
 
-type AddTx = { code: string; transaction_hash: string };
 type Bounds = Parameters<typeof boundsMax>[0];
-/** The e2e snap is built with the dev chain as its test network; this is that network's name in dialogs. */
-const NETWORK = 'Starknet Sepolia';
 /** Labels of the fields around the calls in a transaction dialog. */
 const FRAME = ['Requested by', 'Network', 'From', 'Signer', 'Nonce', 'Estimated fee', 'Max fee'];
 const callFields = (fields: [string, string][]) => fields.filter(([label]) => !FRAME.includes(label));
@@ -62,8 +65,6 @@ const actualFee = async (txHash: string) =>
     (await rpc<{ actual_fee: { amount: string } }>('starknet_getTransactionReceipt', { transaction_hash: txHash }))
       .actual_fee.amount,
   );
-const FIXTURES = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'fixtures', 'cairo-test-data');
-const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
 let snap: Snap;
 let deployed = '';
@@ -109,17 +110,20 @@ class ApprovingSnapSigner extends SignerInterface {
   }
 }
 
-const nonceOf = async (address: string) =>
-  BigInt(await rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: address }));
+/** v3 invoke details for the sign-only tests (this chain, the deployed account, nonce 1), with `overrides`. */
+const signDetails = (overrides: Record<string, unknown> = {}) => ({
+  chainId: CHAIN_ID,
+  walletAddress: deployed,
+  nonce: '0x1',
+  version: '0x3',
+  resourceBounds: TINY_BOUNDS,
+  ...overrides,
+});
 
 beforeAll(async () => {
   snap = await install(PHRASES.connector);
-  deployed = (await result<{ address: string }>(send(snap, 'stk_createAccount', { addressIndex: 0 }))).address;
+  deployed = await deployedAccount(snap, 10n ** 20n);
   undeployed = (await result<{ address: string }>(send(snap, 'stk_createAccount', { addressIndex: 1 }))).address;
-  await mint(deployed, 10n ** 20n);
-  const p = send(snap, 'stk_createAccount', { addressIndex: 0, deploy: true });
-  await answer(p, true);
-  await waitAccepted((await result<AddTx>(p)).transaction_hash);
 });
 
 describe('stk_executeTxn', () => {
@@ -171,13 +175,7 @@ describe('stk_executeTxn', () => {
     );
     for (let i = 0; i < 3; i++) await answer(pendings[0]!, true);
     const hashes = (await Promise.all(pendings.map((p) => result<AddTx>(p)))).map((s) => s.transaction_hash);
-    const nonces: bigint[] = [];
-    for (const h of hashes) {
-      expect((await waitAccepted(h)).execution_status).toBe('SUCCEEDED');
-      nonces.push(
-        BigInt((await rpc<{ nonce: string }>('starknet_getTransactionByHash', { transaction_hash: h })).nonce),
-      );
-    }
+    const nonces = await landedNonces(hashes);
     expect(nonces.sort()).toEqual([before, before + 1n, before + 2n]);
   });
 
@@ -346,17 +344,14 @@ describe('sign-only methods, checked by the chain', () => {
     const pending = send(snap, 'stk_signTransaction', {
       signerAddress: deployed,
       transactions: [{ contractAddress: nowhere, entrypoint: 'transfer', calldata: ['0x7c1', '0x5', '0x0'] }],
-      details: {
-        chainId: CHAIN_ID,
-        walletAddress: deployed,
+      details: signDetails({
         nonce: '0x9',
-        version: '0x3',
         resourceBounds: {
           l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
           l2_gas: { max_amount: '0x10', max_price_per_unit: '0x3' },
           l1_data_gas: { max_amount: '0x2', max_price_per_unit: '0x1' },
         },
-      },
+      }),
     });
     const fields = dialogFields(await answer(pending, false));
     expect(callFields(fields)).toEqual([
@@ -370,17 +365,7 @@ describe('sign-only methods, checked by the chain', () => {
   });
 
   it('stk_signTransaction refuses details for another chain or another account, and a refusal is 4001', async () => {
-    const details = {
-      chainId: '0x534e5f4d41494e',
-      walletAddress: deployed,
-      nonce: '0x1',
-      version: '0x3',
-      resourceBounds: {
-        l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
-        l2_gas: { max_amount: '0x1', max_price_per_unit: '0x1' },
-        l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
-      },
-    };
+    const details = signDetails({ chainId: '0x534e5f4d41494e' });
     const transactions = [{ contractAddress: STRK, entrypoint: 'transfer', calldata: ['0x1', '1', '0'] }];
     let err = await errorOf(send(snap, 'stk_signTransaction', { signerAddress: deployed, transactions, details }));
     expect(err).toMatchObject({ code: -32602 });
@@ -419,9 +404,7 @@ describe('sign-only methods, checked by the chain', () => {
       contractAddress: undeployed,
     });
     expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
-    expect(
-      hex(await rpc<string>('starknet_getClassHashAt', { block_id: 'latest', contract_address: undeployed })),
-    ).toBe(hex(data.class_hash));
+    expect(hex(await classHashAt(undeployed))).toBe(hex(data.class_hash));
     expect(signer.dialogs[0]).toContain('Sign account deployment');
     const { fields, details } = signer.shown[0]!;
     expect(field(fields, 'Network')).toBe(NETWORK);
@@ -445,11 +428,7 @@ describe('sign-only methods, checked by the chain', () => {
           classHash: backend.accountClassHash,
           addressSalt: '0x1234',
           constructorCalldata: ['0x1234', '0x0'],
-          resourceBounds: {
-            l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
-            l2_gas: { max_amount: '0x1', max_price_per_unit: '0x1' },
-            l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
-          },
+          resourceBounds: TINY_BOUNDS,
         },
       }),
     );
@@ -551,25 +530,13 @@ describe('dialogs of a contract whose class has no ABI', () => {
     ]);
     expect((await waitAccepted((await result<AddTx>(deploying)).transaction_hash)).execution_status).toBe('SUCCEEDED');
     const address = hex(hash.calculateContractAddressFromHash(salt, classHash, [], 0));
-    expect(hex(await rpc<string>('starknet_getClassHashAt', { block_id: 'latest', contract_address: address }))).toBe(
-      classHash,
-    );
+    expect(hex(await classHashAt(address))).toBe(classHash);
 
     // The node returns the class, but it has no ABI: the call is shown as its raw felts.
     const signing = send(snap, 'stk_signTransaction', {
       signerAddress: deployed,
       transactions: [{ contractAddress: address, entrypoint: 'empty', calldata: ['0x7', '0x8'] }],
-      details: {
-        chainId: CHAIN_ID,
-        walletAddress: deployed,
-        nonce: '0x1',
-        version: '0x3',
-        resourceBounds: {
-          l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
-          l2_gas: { max_amount: '0x1', max_price_per_unit: '0x1' },
-          l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
-        },
-      },
+      details: signDetails(),
     });
     const fields = dialogFields(await answer(signing, false));
     expect(callFields(fields)).toEqual([

@@ -1,10 +1,14 @@
 /** Helpers shared by the e2e tests: snap calls, dialog driving, and dev-chain access for setup and checks. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { installSnap } from '@metamask/snaps-jest';
 import { hash, num } from 'starknet';
 import { backendInfo } from './backend';
 
 export const backend = backendInfo();
 export const CHAIN_ID = backend.chainId;
+/** The e2e snap is built with the dev chain as its test network; this is that network's name in dialogs. */
+export const NETWORK = 'Starknet Sepolia';
 export const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 
 /** Valid BIP-39 phrases, one per test file, so files do not share accounts on the shared chain. */
@@ -18,6 +22,12 @@ export const PHRASES = {
 
 export type Snap = Awaited<ReturnType<typeof installSnap>>;
 type Pending = ReturnType<Snap['request']>;
+/** What the sending methods answer. */
+export type AddTx = { code: string; transaction_hash: string };
+
+const FIXTURES = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'fixtures', 'cairo-test-data');
+/** A compiled Cairo fixture (Sierra class or CASM) from the shared cairo-test-data. */
+export const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
 /**
  * Installs the e2e snap with a recovery phrase.
@@ -196,6 +206,45 @@ export async function waitAccepted(
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** The account's nonce (read from the chain directly). */
+export async function nonceOf(address: string): Promise<bigint> {
+  return BigInt(await rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: address }));
+}
+
+/** Waits for each transaction, checks it succeeded, and returns the nonces it was sent with. */
+export async function landedNonces(hashes: string[]): Promise<bigint[]> {
+  const nonces: bigint[] = [];
+  for (const h of hashes) {
+    expect((await waitAccepted(h)).execution_status).toBe('SUCCEEDED');
+    nonces.push(BigInt((await rpc<{ nonce: string }>('starknet_getTransactionByHash', { transaction_hash: h })).nonce));
+  }
+  return nonces;
+}
+
+/**
+ * Setup: the snap's account at index 0, funded with `amount` FRI and deployed (its dialog approved), once the
+ * deployment is accepted.
+ *
+ * @param snap - The snap.
+ * @param amount - The STRK (FRI) minted to it before the deployment.
+ * @returns The account's address.
+ */
+export async function deployedAccount(snap: Snap, amount: bigint): Promise<string> {
+  const { address } = await result<{ address: string }>(send(snap, 'stk_createAccount', { addressIndex: 0 }));
+  await mint(address, amount);
+  const deploying = send(snap, 'stk_createAccount', { addressIndex: 0, deploy: true });
+  await answer(deploying, true);
+  await waitAccepted((await result<AddTx>(deploying)).transaction_hash);
+  return address;
+}
+
+/** The smallest resource bounds a v3 details object can carry (only l2_gas 1 x 1): sign-only tests, never sent. */
+export const TINY_BOUNDS = {
+  l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+  l2_gas: { max_amount: '0x1', max_price_per_unit: '0x1' },
+  l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+};
 
 /** The class hash deployed at an address (read from the chain directly). */
 export function classHashAt(address: string): Promise<string> {

@@ -10,6 +10,7 @@ import {
   answer,
   backend,
   CHAIN_ID,
+  deployedAccount,
   dialogFields,
   dialogText,
   errorOf,
@@ -17,6 +18,8 @@ import {
   hex,
   install,
   mint,
+  NETWORK,
+  nonceOf,
   PHRASES,
   result,
   rpc,
@@ -64,19 +67,12 @@ const expectRejected = async (pending: ReturnType<typeof send>) => {
   expect(err.code).toBe(4001);
 };
 
-const nonceOf = async (address: string) =>
-  BigInt(await rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: address }));
-
 beforeAll(async () => {
   const node = await BIP44CoinTypeNode.fromDerivationPath([`bip39:${PHRASES.methods}`, "bip32:44'", "bip32:9004'"]);
   keys0 = await starkKeyPairFromNode(node.toJSON(), 0);
   snap = await install(PHRASES.methods);
-  deployed = (await result<{ address: string }>(send(snap, 'stk_createAccount', { addressIndex: 0 }))).address;
+  deployed = await deployedAccount(snap, 10n ** 19n);
   undeployed = (await result<{ address: string }>(send(snap, 'stk_createAccount', { addressIndex: 1 }))).address;
-  await mint(deployed, 10n ** 19n);
-  const p = send(snap, 'stk_createAccount', { addressIndex: 0, deploy: true });
-  await answer(p, true);
-  await waitAccepted((await result<AddTx>(p)).transaction_hash);
 });
 
 describe('network selection', () => {
@@ -406,7 +402,7 @@ describe('stk_signMessage / stk_verifyMessage', () => {
     const ui = await answer(p, true);
     expect(dialogText(ui)).toContain('gm');
     const fields = dialogFields(ui);
-    expect(field(fields, 'Network')).toBe('Starknet Sepolia');
+    expect(field(fields, 'Network')).toBe(NETWORK);
     expect(field(fields, 'Signer')).toBe(hex(deployed));
     expect(JSON.parse(field(fields, 'Domain'))).toEqual(JSON.parse(TYPED).domain);
     expect(hex(field(fields, 'Message hash'))).toBe(hex(typedData.getMessageHash(JSON.parse(TYPED), deployed)));
