@@ -1,4 +1,5 @@
 import { postJson } from '../test-support/startTestGateway.js';
+import { canonicalParams } from './canonicalParams.js';
 
 /** One query the readers send again and again. */
 export interface Probe {
@@ -11,7 +12,7 @@ export interface Answer {
   readonly probe: number;
   readonly t0: number;
   readonly t1: number;
-  /** `result` or `error.code`, canonical JSON (object keys sorted). */
+  /** `result` or `error.code`, canonical JSON (object keys sorted, `canonicalParams`). */
   readonly answer: string;
   readonly cache: string | null;
 }
@@ -32,23 +33,9 @@ export interface ReorgCheck {
   readonly hitsAfter: number;
 }
 
-/** JSON with object keys sorted: two equal answers give one text whatever the order of their fields. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** The answer a JSON-RPC response body stands for: its result, or its error code. */
 const answerOf = (body: { result?: unknown; error?: { code?: unknown } }) =>
-  body.error !== undefined ? `error:${String(body.error.code)}` : canonicalJson(body.result ?? null);
+  body.error !== undefined ? `error:${String(body.error.code)}` : canonicalParams(body.result ?? null);
 
 /** Every probe asked once at `url` (the node itself, for the expected answers). */
 export async function askAll(url: string, probes: readonly Probe[]): Promise<string[]> {
@@ -56,32 +43,51 @@ export async function askAll(url: string, probes: readonly Probe[]): Promise<str
 }
 
 /**
+ * Asks every probe through the gateway at `url` until the cache answers all of them (X-Cache HIT
+ * on a second asking), at most `tries` rounds 20 ms apart; resolves with whether it did.
+ *
+ * @example
+ * if (!(await warmCache(gatewayUrl, probes))) throw new Error('the cache did not take the probes');
+ */
+export async function warmCache(url: string, probes: readonly Probe[], tries = 50): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    await askAll(url, probes);
+    const second = await Promise.all(
+      probes.map(async (p) => (await postJson(url, { jsonrpc: '2.0', id: 1, ...p })).headers.get('x-cache')),
+    );
+    if (second.every((c) => c === 'HIT')) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+/**
  * Reads `probes` through the gateway (`gatewayUrl`) continuously, `concurrency` readers at a time,
  * for `leadMs`, then runs `act` (the reorg) while they go on, and for `afterMs` after it; then
  * asks the node (`nodeUrl`) for the chain after the change. Every answer must be the chain's at
- * some moment of its request: the old chain's (`before`, asked by the caller from the node
- * before) for a request that ended before the change started, the new chain's for one that
+ * some moment of its request: the old chain's (`before`, asked from the node before the readers
+ * start unless the caller did) for a request that ended before the change started, the new chain's for one that
  * started after it ended (`graceMs` later when the gateway can only learn of the change from the
  * upstream's announcement), either in between (or, forwarded to the node, whatever the node
  * answered while it changed). Anything else is `stale`.
  *
  * @example
- * const before = await askAll(anvil.http, probes);
- * const check = await queryDuringReorg({ gatewayUrl, nodeUrl: anvil.http, probes, before, act: () => rpc(devUrl, 'evm_revert', [id]) });
+ * const check = await queryDuringReorg({ gatewayUrl, nodeUrl: anvil.http, probes, act: () => rpc(devUrl, 'evm_revert', [id]) });
  * expect(check.stale).toEqual([]);
  */
 export async function queryDuringReorg(options: {
   gatewayUrl: string;
   nodeUrl: string;
   probes: readonly Probe[];
-  before: readonly string[];
+  before?: readonly string[];
   act: () => Promise<unknown>;
   leadMs?: number;
   afterMs?: number;
   concurrency?: number;
   graceMs?: number;
 }): Promise<ReorgCheck> {
-  const { gatewayUrl, probes, before } = options;
+  const { gatewayUrl, probes } = options;
+  const before = options.before ?? (await askAll(options.nodeUrl, probes));
   const grace = options.graceMs ?? 0;
   const answers: Answer[] = [];
   let stop = false;

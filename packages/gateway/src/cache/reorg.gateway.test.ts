@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { validateConfig } from '../config/validateConfig.js';
-import { startAnvil } from '../embedded/startAnvil.js';
-import type { StartedBackend } from '../embedded/superviseBackend.js';
 import { type RunningGateway, startGateway } from '../main.js';
 import { rpc, waitForReceipt } from '../test-support/startTestGateway.js';
-import { askAll, type Probe, queryDuringReorg, type ReorgCheck } from './queryDuringReorg.js';
+import { type Probe, queryDuringReorg, type ReorgCheck, warmCache } from './queryDuringReorg.js';
+import { type ReorgAnvils, startReorgAnvils } from './startReorgAnvils.js';
 
 // No stale answer after a reorg: readers query the gateway continuously (blocks by number and by
 // hash, balances at those heights, a transaction and its receipt, all answered from the cache
@@ -18,8 +17,7 @@ import { askAll, type Probe, queryDuringReorg, type ReorgCheck } from './queryDu
 // production network learns in time it learns from the upstream's newHeads, which the gateway
 // holds while a WebSocket client is subscribed to newHeads (the cache hears that subscription).
 // Without one it learns by polling: `cache.gateway.test.ts`.
-let prodAnvil: StartedBackend;
-let devAnvil: StartedBackend;
+let anvils: ReorgAnvils;
 let gw: RunningGateway;
 let dir: string;
 let prodUrl: string;
@@ -57,21 +55,20 @@ async function prepare(node: string, via = node): Promise<Probe[]> {
   return probes;
 }
 
-/** Asks every probe through the gateway until the cache answers all the cacheable ones. */
-async function warm(url: string, probes: readonly Probe[]) {
-  for (let i = 0; i < 50; i++) {
-    await askAll(url, probes);
-    const second = await Promise.all(probes.map(async (p) => (await fetch(url, post(p))).headers.get('x-cache')));
-    if (second.every((c) => c === 'HIT')) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the cache did not take the probes');
+/**
+ * The cache takes every probe through `gatewayUrl` (else the test fails), then the readers read
+ * them while `act` changes the chain (`queryDuringReorg`, the chain before asked from `nodeUrl`).
+ */
+async function readAcross(
+  gatewayUrl: string,
+  nodeUrl: string,
+  probes: readonly Probe[],
+  act: () => Promise<unknown>,
+  graceMs?: number,
+): Promise<ReorgCheck> {
+  if (!(await warmCache(gatewayUrl, probes))) throw new Error('the cache did not take the probes');
+  return queryDuringReorg({ gatewayUrl, nodeUrl, probes, act, ...(graceMs === undefined ? {} : { graceMs }) });
 }
-const post = (p: Probe) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...p }),
-});
 
 /** What every scenario must show: the change altered answers, the cache served before and after, nothing stale. */
 function expectNoStale(check: ReorgCheck) {
@@ -82,8 +79,7 @@ function expectNoStale(check: ReorgCheck) {
 }
 
 beforeAll(async () => {
-  [prodAnvil, devAnvil] = await Promise.all([startAnvil(), startAnvil()]);
-  await Promise.all([rpc(prodAnvil.http, 'anvil_mine', ['0x100']), rpc(devAnvil.http, 'anvil_mine', ['0x100'])]);
+  anvils = await startReorgAnvils();
   dir = await mkdtemp(join(tmpdir(), 'nodegate-reorg-'));
   gw = await startGateway(
     validateConfig({
@@ -91,21 +87,7 @@ beforeAll(async () => {
       dataDir: dir,
       devKey: true,
       cache: { maxBytes: 4 * 1024 * 1024, headPollMs: 60_000 },
-      networks: [
-        {
-          name: 'mainnet',
-          family: 'eth',
-          pathPrefix: '/mainnet',
-          upstreams: [{ name: 'anvil', http: prodAnvil.http, ws: prodAnvil.ws }],
-        },
-        {
-          name: 'devnet',
-          family: 'eth',
-          dev: true,
-          pathPrefix: '/devnet',
-          upstreams: [{ name: 'anvil', http: devAnvil.http, ws: devAnvil.ws }],
-        },
-      ],
+      networks: anvils.networks(),
     }),
   );
   prodUrl = `${gw.networks.mainnet!.http}/v3/${gw.devKey!.key}`;
@@ -114,53 +96,27 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.close();
-  await prodAnvil?.stop();
-  await devAnvil?.stop();
+  await anvils?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('no stale answer after a reorg made through the gateway (dev network)', () => {
+  const node = () => anvils.dev.http;
+
   it('anvil_reorg: every request started after its answer sees the new chain', async () => {
-    const probes = await prepare(devAnvil.http, devUrl);
-    await warm(devUrl, probes);
-    const before = await askAll(devAnvil.http, probes);
-    const check = await queryDuringReorg({
-      gatewayUrl: devUrl,
-      nodeUrl: devAnvil.http,
-      probes,
-      before,
-      act: () => rpc(devUrl, 'anvil_reorg', [3, []]),
-    });
-    expectNoStale(check);
+    const probes = await prepare(node(), devUrl);
+    expectNoStale(await readAcross(devUrl, node(), probes, () => rpc(devUrl, 'anvil_reorg', [3, []])));
   });
 
   it('evm_revert: blocks above the snapshot are gone at once', async () => {
     const snapshot = (await rpc(devUrl, 'evm_snapshot')).result;
-    const probes = await prepare(devAnvil.http, devUrl);
-    await warm(devUrl, probes);
-    const before = await askAll(devAnvil.http, probes);
-    const check = await queryDuringReorg({
-      gatewayUrl: devUrl,
-      nodeUrl: devAnvil.http,
-      probes,
-      before,
-      act: () => rpc(devUrl, 'evm_revert', [snapshot]),
-    });
-    expectNoStale(check);
+    const probes = await prepare(node(), devUrl);
+    expectNoStale(await readAcross(devUrl, node(), probes, () => rpc(devUrl, 'evm_revert', [snapshot])));
   });
 
   it('anvil_rollback: the rolled back blocks are gone at once', async () => {
-    const probes = await prepare(devAnvil.http, devUrl);
-    await warm(devUrl, probes);
-    const before = await askAll(devAnvil.http, probes);
-    const check = await queryDuringReorg({
-      gatewayUrl: devUrl,
-      nodeUrl: devAnvil.http,
-      probes,
-      before,
-      act: () => rpc(devUrl, 'anvil_rollback', [3]),
-    });
-    expectNoStale(check);
+    const probes = await prepare(node(), devUrl);
+    expectNoStale(await readAcross(devUrl, node(), probes, () => rpc(devUrl, 'anvil_rollback', [3])));
   });
 });
 
@@ -183,47 +139,37 @@ describe('no stale answer after a reorg on the upstream (production network, new
     });
     client.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }));
     for (let i = 0; !subscribed && i < 200; i++) await new Promise((r) => setTimeout(r, 25));
-    await rpc(prodAnvil.http, 'evm_mine');
+    await rpc(anvils.prod.http, 'evm_mine');
     for (let i = 0; heads === 0 && i < 200; i++) await new Promise((r) => setTimeout(r, 25));
     expect(heads).toBeGreaterThan(0);
   });
   afterAll(() => client?.close());
 
   it('anvil_reorg on the node: the new chain is served as soon as its heads are announced', async () => {
-    const probes = await prepare(prodAnvil.http);
-    await warm(prodUrl, probes);
-    const before = await askAll(prodAnvil.http, probes);
-    const check = await queryDuringReorg({
-      gatewayUrl: prodUrl,
-      nodeUrl: prodAnvil.http,
-      probes,
-      before,
-      graceMs,
-      act: () => rpc(prodAnvil.http, 'anvil_reorg', [3, []]),
-    });
+    const node = anvils.prod.http;
+    const probes = await prepare(node);
+    const check = await readAcross(prodUrl, node, probes, () => rpc(node, 'anvil_reorg', [3, []]), graceMs);
     expectNoStale(check);
     console.log(`anvil_reorg on the node: last old answer ${check.lastOldAfterMs ?? 'none'} ms after it`);
   });
 
   it('a revert followed by a longer chain on the node (how a real reorg looks): served fresh once announced', async () => {
-    const snapshot = (await rpc(prodAnvil.http, 'evm_snapshot')).result;
-    const probes = await prepare(prodAnvil.http);
-    const top = await head(prodAnvil.http);
-    await warm(prodUrl, probes);
-    const before = await askAll(prodAnvil.http, probes);
-    const check = await queryDuringReorg({
-      gatewayUrl: prodUrl,
-      nodeUrl: prodAnvil.http,
+    const node = anvils.prod.http;
+    const snapshot = (await rpc(node, 'evm_snapshot')).result;
+    const probes = await prepare(node);
+    const top = await head(node);
+    const check = await readAcross(
+      prodUrl,
+      node,
       probes,
-      before,
-      graceMs,
-      act: async () => {
-        await rpc(prodAnvil.http, 'evm_revert', [snapshot]);
+      async () => {
+        await rpc(node, 'evm_revert', [snapshot]);
         const t = Date.now() / 1000 + 1_000;
         // one block more than the replaced chain had, other timestamps (other hashes)
-        while ((await head(prodAnvil.http)) <= top) await rpc(prodAnvil.http, 'evm_mine', [Math.floor(t)]);
+        while ((await head(node)) <= top) await rpc(node, 'evm_mine', [Math.floor(t)]);
       },
-    });
+      graceMs,
+    );
     expectNoStale(check);
     console.log(`revert and longer chain on the node: last old answer ${check.lastOldAfterMs ?? 'none'} ms after it`);
   });

@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../config/validateConfig.js';
-import { startAnvil } from '../embedded/startAnvil.js';
-import type { StartedBackend } from '../embedded/superviseBackend.js';
 import { startGateway } from '../main.js';
 import { postJson, rpc, waitForReceipt } from '../test-support/startTestGateway.js';
-import { askAll, type Probe, queryDuringReorg } from './queryDuringReorg.js';
+import { type Probe, queryDuringReorg, warmCache } from './queryDuringReorg.js';
+import { type ReorgAnvils, startReorgAnvils } from './startReorgAnvils.js';
 
 // Two gateway instances on one Redis (the real one on this machine, a fresh prefix each), over
 // the same anvils: the Redis cache is one cache for both (X-Cache across instances), and a dev
@@ -17,8 +16,7 @@ import { askAll, type Probe, queryDuringReorg } from './queryDuringReorg.js';
 // answered around by the other's cache, whether that cache is the shared Redis store or its
 // own memory store.
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-let prodAnvil: StartedBackend;
-let devAnvil: StartedBackend;
+let anvils: ReorgAnvils;
 let dir: string;
 const redis = new Redis(REDIS);
 const prefixes: string[] = [];
@@ -37,21 +35,7 @@ async function startInstance(name: string, kind: 'redis' | 'memory', prefix: str
       devKey: true,
       redis: { url: REDIS, prefix },
       cache: { kind, maxBytes: 4 * 1024 * 1024, headPollMs: 60_000 },
-      networks: [
-        {
-          name: 'mainnet',
-          family: 'eth',
-          pathPrefix: '/mainnet',
-          upstreams: [{ name: 'anvil', http: prodAnvil.http, ws: prodAnvil.ws }],
-        },
-        {
-          name: 'devnet',
-          family: 'eth',
-          dev: true,
-          pathPrefix: '/devnet',
-          upstreams: [{ name: 'anvil', http: devAnvil.http, ws: devAnvil.ws }],
-        },
-      ],
+      networks: anvils.networks(),
     }),
   );
   const key = gw.devKey!.key;
@@ -59,14 +43,12 @@ async function startInstance(name: string, kind: 'redis' | 'memory', prefix: str
 }
 
 beforeAll(async () => {
-  [prodAnvil, devAnvil] = await Promise.all([startAnvil(), startAnvil()]);
-  await Promise.all([rpc(prodAnvil.http, 'anvil_mine', ['0x100']), rpc(devAnvil.http, 'anvil_mine', ['0x100'])]);
+  anvils = await startReorgAnvils();
   dir = await mkdtemp(join(tmpdir(), 'nodegate-shared-cache-'));
 });
 
 afterAll(async () => {
-  await prodAnvil?.stop();
-  await devAnvil?.stop();
+  await anvils?.stop();
   for (const prefix of prefixes) {
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
@@ -91,7 +73,7 @@ describe.each(['redis', 'memory'] as const)('two gateways on one Redis, cache st
 
   if (kind === 'redis')
     it('one cache for both: what one instance kept, the other answers (X-Cache)', async () => {
-      const direct = (await rpc(prodAnvil.http, 'eth_getBlockByNumber', ['0x20', true])).result;
+      const direct = (await rpc(anvils.prod.http, 'eth_getBlockByNumber', ['0x20', true])).result;
       expect(await call(a.prod, 'eth_getBlockByNumber', ['0x20', true])).toMatchObject({
         cache: 'MISS',
         result: direct,
@@ -123,7 +105,7 @@ describe.each(['redis', 'memory'] as const)('two gateways on one Redis, cache st
 
   it('a dev write through one instance: the other never answers what it replaced', async () => {
     const addr = `0x${randomUUID().replaceAll('-', '').slice(0, 20).padEnd(40, '3')}`;
-    const head = Number.parseInt((await rpc(devAnvil.http, 'eth_blockNumber')).result, 16);
+    const head = Number.parseInt((await rpc(anvils.dev.http, 'eth_blockNumber')).result, 16);
     // the head by number: anvil_setBalance changes what the node answers there, with no new block
     const at = hex(head);
     expect(await call(b.dev, 'eth_getBalance', [addr, at])).toMatchObject({ cache: 'MISS', result: '0x0' });
@@ -135,13 +117,13 @@ describe.each(['redis', 'memory'] as const)('two gateways on one Redis, cache st
     expect(again).toMatchObject({ cache: 'HIT', result: '0x0' });
     // anvil_setBalance changes what the node answers at every height: through A
     await call(a.dev, 'anvil_setBalance', [addr, '0x1234']);
-    const direct = (await rpc(devAnvil.http, 'eth_getBalance', [addr, at])).result;
+    const direct = (await rpc(anvils.dev.http, 'eth_getBalance', [addr, at])).result;
     expect(direct).toBe('0x1234');
     expect(await call(b.dev, 'eth_getBalance', [addr, at])).toMatchObject({ cache: 'MISS', result: direct });
   });
 
   it('a reorg through one instance: every request to the other started after it sees the new chain', async () => {
-    const node = devAnvil.http;
+    const node = anvils.dev.http;
     const [from] = (await rpc(node, 'eth_accounts')).result;
     const to = `0x${randomUUID().replaceAll('-', '').slice(0, 20).padEnd(40, '5')}`;
     const tx = (await rpc(node, 'eth_sendTransaction', [{ from, to, value: '0x99' }])).result;
@@ -153,18 +135,11 @@ describe.each(['redis', 'memory'] as const)('two gateways on one Redis, cache st
       probes.push({ method: 'eth_getBalance', params: [to, hex(h)] });
     }
     // B's cache takes every probe
-    for (let i = 0; i < 50; i++) {
-      await askAll(b.dev, probes);
-      const hits = await Promise.all(probes.map(async (p) => (await call(b.dev, p.method, p.params)).cache));
-      if (hits.every((h) => h === 'HIT')) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const before = await askAll(node, probes);
+    await warmCache(b.dev, probes);
     const check = await queryDuringReorg({
       gatewayUrl: b.dev,
       nodeUrl: node,
       probes,
-      before,
       act: () => rpc(a.dev, 'anvil_reorg', [2, []]),
     });
     expect(check.changed).toBeGreaterThan(2);

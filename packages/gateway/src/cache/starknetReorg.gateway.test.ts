@@ -8,7 +8,7 @@ import { startStarknetDevchain } from '../embedded/startStarknetDevchain.js';
 import type { StartedBackend } from '../embedded/superviseBackend.js';
 import { type RunningGateway, startGateway } from '../main.js';
 import { postJson } from '../test-support/startTestGateway.js';
-import { askAll, type Probe, queryDuringReorg } from './queryDuringReorg.js';
+import { type Probe, queryDuringReorg, warmCache } from './queryDuringReorg.js';
 
 // A Starknet production network over the real dev chain (HTTP and WebSocket), with a client
 // subscribed to newHeads: the dev chain's own reorg notice (`starknet_subscriptionReorg`, on
@@ -70,20 +70,11 @@ describe('no stale Starknet block after the chain is replaced', () => {
       probes.push({ method: 'starknet_getBlockWithTxHashes', params: { block_id: { block_number: n } } });
     }
     // the cache takes them (the tracker knows these heights from the heads it heard)
-    for (let i = 0; i < 100; i++) {
-      await askAll(url, probes);
-      const hits = await Promise.all(
-        probes.map(async (p) => (await postJson(url, { jsonrpc: '2.0', id: 1, ...p })).headers.get('x-cache')),
-      );
-      if (hits.every((h) => h === 'HIT')) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const before = await askAll(devchain.http, probes);
+    await warmCache(url, probes, 100);
     const check = await queryDuringReorg({
       gatewayUrl: url,
       nodeUrl: devchain.http,
       probes,
-      before,
       graceMs: 100,
       act: async () => {
         await rpc(devchain.http, 'devnet_restart');
