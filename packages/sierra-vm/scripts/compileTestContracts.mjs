@@ -9,32 +9,21 @@
 // target as 2^32 − 1 instead of the 2^64 − 1 of the (64-bit) Scarb compiler, a statement index no program has. The
 // script rewrites those targets (decoding and re-encoding the program with this package's dist, so run `npx tsc -b`
 // first): the class is then the one a native compiler writes, and runs on a chain.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cairoNames, loadWasmCairo } from './wasmCairo.mjs';
 
-const require = createRequire(import.meta.url);
-const pkgPath = require.resolve('wasm-cairo/package.json');
-const pkgDir = dirname(pkgPath);
-const { version } = JSON.parse(readFileSync(pkgPath, 'utf8'));
-const { initSync, compileStarknetContract } = await import(join(pkgDir, 'wasm-cairo.js'));
+const { compiler, cairo } = await loadWasmCairo();
 const { decodeSierraProgram, encodeSierraProgram, longGenericIdsFromDebugInfo } = await import('../dist/index.js');
-initSync({ module: readFileSync(join(pkgDir, 'wasm-cairo_bg.wasm')) });
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-contracts');
-const names =
-  process.argv.length > 2
-    ? process.argv.slice(2).map((n) => basename(n, '.cairo'))
-    : readdirSync(dir)
-        .filter((f) => f.endsWith('.cairo'))
-        .map((f) => basename(f, '.cairo'))
-        .sort();
+const names = cairoNames(dir);
 
 let failed = 0;
 for (const name of names) {
   const t = Date.now();
-  const out = compileStarknetContract(readFileSync(join(dir, `${name}.cairo`), 'utf8'), true, false);
+  const out = cairo.compileStarknetContract(readFileSync(join(dir, `${name}.cairo`), 'utf8'), true, false);
   let cls;
   try {
     cls = JSON.parse(out);
@@ -46,7 +35,7 @@ for (const name of names) {
   const { sierra_program_debug_info, contract_class_version, entry_points_by_type, abi } = cls;
   const sierra_program = nativeFallthrough(cls.sierra_program, sierra_program_debug_info);
   const written = {
-    compiler: `wasm-cairo ${version}`,
+    compiler,
     sierra_program,
     sierra_program_debug_info,
     contract_class_version,

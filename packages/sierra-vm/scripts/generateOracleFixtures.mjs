@@ -6,27 +6,15 @@
 // - `<name>.expected.json`: `{ compiler, availableGas, output }`, the runner's raw output.
 // A program may set the gas given to the runner with a `// available_gas: N` line (default 10000000).
 // Slow: wasm-cairo needs about a minute per compilation and as much per run.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cairoNames, loadWasmCairo } from './wasmCairo.mjs';
 
-const require = createRequire(import.meta.url);
-const pkgPath = require.resolve('wasm-cairo/package.json');
-const pkgDir = dirname(pkgPath);
-const { version } = JSON.parse(readFileSync(pkgPath, 'utf8'));
-const { initSync, compileCairoProgram, runCairoProgram } = await import(join(pkgDir, 'wasm-cairo.js'));
-initSync({ module: readFileSync(join(pkgDir, 'wasm-cairo_bg.wasm')) });
+const { compiler, cairo } = await loadWasmCairo();
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-programs');
-const names =
-  process.argv.length > 2
-    ? process.argv.slice(2).map((n) => basename(n, '.cairo'))
-    : readdirSync(dir)
-        .filter((f) => f.endsWith('.cairo'))
-        .map((f) => basename(f, '.cairo'))
-        .sort();
-const compiler = `wasm-cairo ${version}`;
+const names = cairoNames(dir);
 
 let failed = 0;
 for (const name of names) {
@@ -44,12 +32,12 @@ function generate(name) {
   const gasLine = /^\/\/ available_gas: (\d+)$/m.exec(source);
   const availableGas = gasLine ? Number(gasLine[1]) : 10_000_000;
   let t = Date.now();
-  const sierraText = compileCairoProgram(source, true);
+  const sierraText = cairo.compileCairoProgram(source, true);
   if (!sierraText.includes('libfunc ')) throw new Error(`${name}: compilation failed:\n${sierraText}`);
   writeFileSync(join(dir, `${name}.sierra.json`), `${JSON.stringify({ compiler, sierraText }, null, 2)}\n`);
   console.log(`${name}: compiled in ${(Date.now() - t) / 1000} s`);
   t = Date.now();
-  const output = runCairoProgram(source, availableGas, false, false, false, false);
+  const output = cairo.runCairoProgram(source, availableGas, false, false, false, false);
   writeFileSync(join(dir, `${name}.expected.json`), `${JSON.stringify({ compiler, availableGas, output }, null, 2)}\n`);
   console.log(`${name}: ran in ${(Date.now() - t) / 1000} s: ${output.trim()}`);
 }
