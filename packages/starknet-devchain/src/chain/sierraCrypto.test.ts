@@ -2,7 +2,6 @@
 // JSON-RPC with starknet.js: a contract compiled by wasm-cairo (packages/sierra-vm/test-contracts) declared, deployed
 // and called, its results compared with @noble/hashes, @noble/curves and node:crypto.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -21,22 +20,15 @@ import {
 } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDevchain, startDevchain } from '../startDevchain.js';
+import { readCairoTestData } from '../testing/readCairoTestData.js';
+import { readTestContract } from '../testing/readTestContract.js';
 import { rawRpc, rpcResult } from '../testing/rpc.js';
+import { bounds3 } from '../testing/signedTx.js';
 
 config.set('logLevel', 'ERROR');
 
-const CONTRACTS = new URL('../../../sierra-vm/test-contracts/', import.meta.url).pathname;
-const FIXTURES =
-  process.env.CAIRO_TEST_DATA ?? new URL('../../../../../shared/fixtures/cairo-test-data', import.meta.url).pathname;
-const testContract = (name: string) => JSON.parse(readFileSync(`${CONTRACTS}${name}.contract_class.json`, 'utf8'));
 const sel = (name: string) => hash.getSelectorFromName(name);
-const BOUNDS = {
-  resourceBounds: {
-    l1_gas: { max_amount: 0n, max_price_per_unit: 2n * 10n ** 9n },
-    l2_gas: { max_amount: 5n * 10n ** 8n, max_price_per_unit: 2n * 10n ** 9n },
-    l1_data_gas: { max_amount: 5000n, max_price_per_unit: 2n * 10n ** 9n },
-  },
-};
+const BOUNDS = { resourceBounds: bounds3(5n * 10n ** 8n) };
 
 let dc: RunningDevchain;
 let provider: RpcProvider;
@@ -70,7 +62,7 @@ const be = (bytes: Uint8Array): bigint => BigInt(`0x${Buffer.from(bytes).toStrin
 const bytesOf = (x: bigint): Uint8Array => Buffer.from(x.toString(16).padStart(64, '0'), 'hex');
 
 describe('a contract using keccak, sha256 and secp256k1/r1 (compiled by wasm-cairo)', () => {
-  const cls = testContract('crypto_syscalls');
+  const cls = readTestContract('crypto_syscalls');
   let crypto: Contract;
   let address: string;
 
@@ -238,7 +230,7 @@ relay@0([0]: RangeCheck, [1]: GasBuiltin, [2]: System, [3]: ${span}) -> (RangeCh
 
 describe('meta_tx_v0_syscall', () => {
   it("runs __execute__ as a version 0 transaction: caller 0, the given signature, the v0 hash; other entry points 'Invalid argument'", async () => {
-    const { address: target } = await declareAndDeploy(testContract('tx_info'));
+    const { address: target } = await declareAndDeploy(readTestContract('tx_info'));
     const { address: relay } = await declareAndDeploy(relayClass());
     const calls = ['0x7', '0x8', '0x9'];
     const { transaction_hash } = await alice.execute(
@@ -282,12 +274,8 @@ describe('meta_tx_v0_syscall', () => {
 
 describe('libfuncs_coverage (the Cairo test data) is accepted and runs', () => {
   it('declares (no libfunc the VM lacks) and its entry point runs in a transaction and a call', async () => {
-    const cls = JSON.parse(
-      readFileSync(`${FIXTURES}/libfuncs_coverage__libfuncs_coverage.contract_class.json`, 'utf8'),
-    );
-    const casm = JSON.parse(
-      readFileSync(`${FIXTURES}/libfuncs_coverage__libfuncs_coverage.compiled_contract_class.json`, 'utf8'),
-    );
+    const cls = readCairoTestData('libfuncs_coverage__libfuncs_coverage');
+    const casm = readCairoTestData('libfuncs_coverage__libfuncs_coverage', 'compiled_contract_class');
     const d = await alice.declare({ contract: cls, compiledClassHash: hash.computeCompiledClassHash(casm) });
     expect((await wait(d.transaction_hash)).isSuccess()).toBe(true);
     const r = await alice.deploy({ classHash: d.class_hash, constructorCalldata: [], salt: stark.randomAddress() });

@@ -1,31 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { decodeSierraProgram, encodeSierraProgram, parseSierraText, unsupportedLibfuncs } from '@nodegate/sierra-vm';
 import { Account, CallData, Contract, config, hash, num, RpcProvider, stark, uint256 } from 'starknet';
 import { createSpecValidator } from '@nodegate/starknet-spec/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDevchain, startDevchain } from '../startDevchain.js';
+import { readCairoTestData } from '../testing/readCairoTestData.js';
 import { rawRpc, rpcResult } from '../testing/rpc.js';
+import { bounds3 } from '../testing/signedTx.js';
 
 config.set('logLevel', 'ERROR');
 
-/** The Cairo compiler's test classes, read in place (../shared/fixtures beside the repository; see its README). */
-const FIXTURES =
-  process.env.CAIRO_TEST_DATA ?? new URL('../../../../../shared/fixtures/cairo-test-data', import.meta.url).pathname;
-const read = (name: string, kind = 'contract_class') =>
-  JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const sel = (name: string) => hash.getSelectorFromName(name);
 const spec = createSpecValidator(process.env.STARKNET_SPECS ?? '/work/shared/fixtures/starknet-specs-0.10.2/api');
 const hex = (x: string | bigint) => num.toHex(BigInt(x));
 /** Explicit bounds, so that starknet.js does not estimate first (estimates of failing transactions fail). */
-const BOUNDS = {
-  resourceBounds: {
-    l1_gas: { max_amount: 0n, max_price_per_unit: 2n * 10n ** 9n },
-    l2_gas: { max_amount: 2n * 10n ** 7n, max_price_per_unit: 2n * 10n ** 9n },
-    l1_data_gas: { max_amount: 5000n, max_price_per_unit: 2n * 10n ** 9n },
-  },
-};
+const BOUNDS = { resourceBounds: bounds3(2n * 10n ** 7n) };
 
 let dc: RunningDevchain;
 let provider: RpcProvider;
@@ -41,8 +30,8 @@ const declared = new Map<string, string>();
 async function declare(name: string): Promise<string> {
   const known = declared.get(name);
   if (known) return known;
-  const contract = read(name);
-  const compiledClassHash = hash.computeCompiledClassHash(read(name, 'compiled_contract_class'));
+  const contract = readCairoTestData(name);
+  const compiledClassHash = hash.computeCompiledClassHash(readCairoTestData(name, 'compiled_contract_class'));
   const r = await alice.declare({ contract, compiledClassHash });
   expect((await wait(r.transaction_hash)).isSuccess()).toBe(true);
   expect(BigInt(r.class_hash)).toBe(BigInt(hash.computeContractClassHash(contract)));
@@ -90,7 +79,7 @@ describe('user-declared Sierra classes run on the Sierra VM', () => {
       0,
       alice.address,
     ]);
-    const abi = read('erc20__erc_20').abi;
+    const abi = readCairoTestData('erc20__erc_20').abi;
     const c = new Contract({ abi, address: token, providerOrAccount: provider });
     expect(await c.balance_of(alice.address)).toBe(1000n);
     expect(await c.get_symbol()).toBe(0x4e4754n);
@@ -472,7 +461,7 @@ describe('syscalls bound to the chain (a hand-written class)', () => {
 
 describe('declare checks the class against the VM', () => {
   it('refuses with 56 a class using a libfunc the VM lacks, naming it', async () => {
-    const cls = read('hello_starknet__hello_starknet');
+    const cls = readCairoTestData('hello_starknet__hello_starknet');
     const decoded = decodeSierraProgram(cls.sierra_program);
     const target = decoded.program.libfuncDeclarations.find((l) => l.genericId === 'storage_read_syscall')!;
     target.genericId = 'nodegate_no_such_libfunc';

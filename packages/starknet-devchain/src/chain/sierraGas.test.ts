@@ -1,39 +1,31 @@
 // The Sierra gas of user contracts on the dev chain, through JSON-RPC with starknet.js: receipts' L2 gas is the base
 // gas of the transaction plus what the Sierra code consumed (compared with @nodegate/sierra-vm run directly), an
 // estimate equals the charge, a transaction's l2_gas bound limits the VM, and running out of gas reverts.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadContractClass, runEntryPoint as runVmEntryPoint, type StarknetHost } from '@nodegate/sierra-vm';
 import { Account, CallData, config, ec, hash, num, RpcProvider, stark, uint256 } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDevchain, startDevchain } from '../startDevchain.js';
+import { readCairoTestData } from '../testing/readCairoTestData.js';
+import { readTestContract } from '../testing/readTestContract.js';
 import { rawRpc, rpcResult } from '../testing/rpc.js';
 import { bounds3, invokeV3 } from '../testing/signedTx.js';
 
 config.set('logLevel', 'ERROR');
 
-const CONTRACTS = new URL('../../../sierra-vm/test-contracts/', import.meta.url).pathname;
-const FIXTURES =
-  process.env.CAIRO_TEST_DATA ?? new URL('../../../../../shared/fixtures/cairo-test-data', import.meta.url).pathname;
-const gasLoops = JSON.parse(readFileSync(`${CONTRACTS}gas_loops.contract_class.json`, 'utf8'));
-const fixture = (name: string, kind = 'contract_class') =>
-  JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
+const gasLoops = readTestContract('gas_loops');
 const sel = (name: string) => hash.getSelectorFromName(name);
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const PRICE = 2n * 10n ** 9n;
-const bounds = (l2: bigint) => ({
-  resourceBounds: {
-    l1_gas: { max_amount: 0n, max_price_per_unit: PRICE },
-    l2_gas: { max_amount: l2, max_price_per_unit: PRICE },
-    l1_data_gas: { max_amount: 5000n, max_price_per_unit: PRICE },
-  },
-});
+const bounds = (l2: bigint) => ({ resourceBounds: bounds3(l2, PRICE) });
+/** The version of a v3 transaction sent for an estimate (2^128 + 3). */
+const QUERY_V3 = '0x100000000000000000000000000000003';
 /** The base L2 gas of an INVOKE (the dev chain's table): 600,000 + 5,000 per calldata felt. */
 const invokeBase = (calldataLength: number) => 600_000n + 5_000n * BigInt(calldataLength);
 
 let dc: RunningDevchain;
 let provider: RpcProvider;
 let alice: Account;
+let aliceKey: string;
 let a: string;
 let b: string;
 
@@ -72,7 +64,8 @@ beforeAll(async () => {
   dc = await startDevchain({ port: 0, accounts: 1, seed: 41 });
   provider = new RpcProvider({ nodeUrl: dc.rpcUrl });
   const [acc] = await rpcResult(dc.rpcUrl, 'devnet_getPredeployedAccounts');
-  alice = new Account({ provider, address: acc.address, signer: acc.private_key });
+  aliceKey = acc.private_key;
+  alice = new Account({ provider, address: acc.address, signer: aliceKey });
   const d = await alice.declare({ contract: gasLoops, compiledClassHash: '0x1' });
   await wait(d.transaction_hash);
   const deploy = async (salt: string) => {
@@ -186,8 +179,10 @@ describe('running out of gas', () => {
 describe('a user-declared account (the Cairo test data account) runs its validation on the VM', () => {
   it('pays the Sierra gas of its deployment and of __validate__ + __execute__, as estimated', async () => {
     const d = await alice.declare({
-      contract: fixture('account__account'),
-      compiledClassHash: hash.computeCompiledClassHash(fixture('account__account', 'compiled_contract_class')),
+      contract: readCairoTestData('account__account'),
+      compiledClassHash: hash.computeCompiledClassHash(
+        readCairoTestData('account__account', 'compiled_contract_class'),
+      ),
     });
     await wait(d.transaction_hash);
     const privateKey = stark.randomAddress();
@@ -213,7 +208,7 @@ describe('a user-declared account (the Cairo test data account) runs its validat
     const rb = bounds3(10n ** 8n, PRICE);
     const query = invokeV3(address, executeCalldata, nonce, privateKey, {
       bounds: rb,
-      version: '0x100000000000000000000000000000003',
+      version: QUERY_V3,
     });
     const [estimate] = await rpcResult(dc.rpcUrl, 'starknet_estimateFee', {
       request: [query.tx],
@@ -237,26 +232,10 @@ describe('a user-declared account (the Cairo test data account) runs its validat
   });
 });
 
-/** An unsigned INVOKE v3 request from alice for an estimate (SKIP_VALIDATE is not needed: alice is native). */
+/** A signed INVOKE v3 request (the query version) from alice for an estimate. */
 async function invokeRequest(c: ReturnType<typeof call>) {
   const calldata = [1, c.contractAddress, sel(c.entrypoint), c.calldata.length, ...c.calldata].map((x) => num.toHex(x));
-  const wire = (x: { max_amount: bigint; max_price_per_unit: bigint }) => ({
-    max_amount: num.toHex(x.max_amount),
-    max_price_per_unit: num.toHex(x.max_price_per_unit),
-  });
-  const rb = bounds(10n ** 8n).resourceBounds;
-  return {
-    type: 'INVOKE',
-    version: '0x100000000000000000000000000000003',
-    sender_address: alice.address,
-    calldata,
-    signature: [],
-    nonce: await alice.getNonce(),
-    resource_bounds: { l1_gas: wire(rb.l1_gas), l2_gas: wire(rb.l2_gas), l1_data_gas: wire(rb.l1_data_gas) },
-    tip: '0x0',
-    paymaster_data: [],
-    account_deployment_data: [],
-    nonce_data_availability_mode: 'L1',
-    fee_data_availability_mode: 'L1',
-  };
+  const nonce = BigInt(await alice.getNonce());
+  return invokeV3(alice.address, calldata, nonce, aliceKey, { bounds: bounds3(10n ** 8n, PRICE), version: QUERY_V3 })
+    .tx;
 }

@@ -1,4 +1,9 @@
-/** Test helpers for packages that test against the dev chain: a raw JSON-RPC client and signed transactions. */
+/**
+ * Test helpers for packages that test against the dev chain: a raw JSON-RPC client, signed transactions and the
+ * Cairo classes to declare (the Cairo test data, nodegate's own test contracts, synthetic classes).
+ */
+export { readCairoTestData } from './readCairoTestData.js';
+export { readTestContract } from './readTestContract.js';
 export { type RawResponse, rawRpc, rpcResult } from './rpc.js';
 export {
   bounds3,
