@@ -1,4 +1,28 @@
 /**
+ * The request log's table as it was first created. Columns added since come by `ALTER` in
+ * `USAGE_SCHEMA`, so new and older databases end up alike; the migration test starts from it.
+ */
+export const USAGE_RECENT_TABLE = `
+CREATE TABLE IF NOT EXISTS usage_recent (
+  id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  key         text NOT NULL,
+  account_id  text NOT NULL,
+  request_id  text NOT NULL,
+  at          timestamptz NOT NULL,
+  network     text NOT NULL,
+  method      text NOT NULL,
+  transport   text NOT NULL,
+  status      integer NOT NULL,
+  error_code  integer,
+  refusal     text,
+  latency_ms  double precision NOT NULL,
+  credits     bigint NOT NULL,
+  bytes_in    bigint NOT NULL,
+  bytes_out   bigint NOT NULL,
+  upstream    text
+);`;
+
+/**
  * Usage tables, shared by the embedded (PGlite) and PostgreSQL stores. Idempotent.
  *
  * - `usage_minute`: per (minute, key, network, method) sums; `usage_hour` holds the same sums
@@ -8,7 +32,8 @@
  *   All four are written by the one statement of a flush.
  * - `usage_errors_minute` / `usage_errors_hour`: failed answers per (key, network, status, error code).
  * - `usage_recent`: the request explorer's log, trimmed to the newest N per key on every write;
- *   `failover` is `partner` when a failover partner answered (added to older logs by `ALTER`).
+ *   `failover` is `partner` when a failover partner answered (added by `ALTER` to the table as
+ *   first created, `USAGE_RECENT_TABLE`).
  *
  * Times are `timestamptz` binned from the Unix epoch (UTC), whatever the session's time zone.
  *
@@ -102,27 +127,9 @@ CREATE TABLE IF NOT EXISTS usage_errors_hour (
 );
 CREATE INDEX IF NOT EXISTS usage_errors_hour_account ON usage_errors_hour (account_id, hour);
 CREATE INDEX IF NOT EXISTS usage_errors_hour_hour ON usage_errors_hour (hour);
-CREATE TABLE IF NOT EXISTS usage_recent (
-  id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  key         text NOT NULL,
-  account_id  text NOT NULL,
-  request_id  text NOT NULL,
-  at          timestamptz NOT NULL,
-  network     text NOT NULL,
-  method      text NOT NULL,
-  transport   text NOT NULL,
-  status      integer NOT NULL,
-  error_code  integer,
-  refusal     text,
-  latency_ms  double precision NOT NULL,
-  credits     bigint NOT NULL,
-  bytes_in    bigint NOT NULL,
-  bytes_out   bigint NOT NULL,
-  upstream    text,
-  failover    text
-);
+${USAGE_RECENT_TABLE}
 CREATE INDEX IF NOT EXISTS usage_recent_key_at ON usage_recent (key, at DESC, id DESC);
--- migration: request logs written before failover was recorded
+-- columns added to usage_recent since it was first created
 ALTER TABLE usage_recent ADD COLUMN IF NOT EXISTS failover text;
 `;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageEvent } from './UsageEvent.js';
 import type { UsageAggregate, UsageErrorCount, UsageStore } from './UsageStore.js';
+import { USAGE_RECENT_TABLE } from './usageSql.js';
 
 const M = 60_000;
 const H = 3_600_000;
@@ -469,7 +470,7 @@ export function usageStoreContract(
     );
 
     it('migrates a request log from before failover was recorded: old rows read failover null, new rows keep it', async () => {
-      const store = await openAfter(`${LEGACY_RECENT_SCHEMA}
+      const store = await openAfter(`${USAGE_RECENT_TABLE}
         INSERT INTO usage_recent (key, account_id, request_id, at, network, method, transport, status, latency_ms,
                                   credits, bytes_in, bytes_out, upstream)
         VALUES ('k1', 'acct_a', 'old', '${iso(T0)}', 'eth-devnet', 'eth_call', 'http', 200, 5, 10, 100, 200, 'anvil-1');`);
@@ -488,24 +489,3 @@ export function usageStoreContract(
     });
   });
 }
-
-/** The request log as it was before `failover` was recorded (for the migration test). */
-const LEGACY_RECENT_SCHEMA = `
-CREATE TABLE usage_recent (
-  id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  key         text NOT NULL,
-  account_id  text NOT NULL,
-  request_id  text NOT NULL,
-  at          timestamptz NOT NULL,
-  network     text NOT NULL,
-  method      text NOT NULL,
-  transport   text NOT NULL,
-  status      integer NOT NULL,
-  error_code  integer,
-  refusal     text,
-  latency_ms  double precision NOT NULL,
-  credits     bigint NOT NULL,
-  bytes_in    bigint NOT NULL,
-  bytes_out   bigint NOT NULL,
-  upstream    text
-);`;
