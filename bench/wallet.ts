@@ -33,24 +33,7 @@ async function main() {
   try {
     const [address] = (await h.wallet.request({ type: 'wallet_requestAccounts' })) as string[];
     if (!address) throw new Error('no account');
-    await h.rpc('devnet_mint', { address, amount: `0x${(10n ** 21n).toString(16)}`, unit: 'FRI' });
-    const invokeSnap = (method: string, params: Record<string, unknown>) =>
-      h.provider.request({
-        method: 'wallet_invokeSnap',
-        params: { snapId: h.wallet.snap.snapId, request: { method, params: { chainId: h.chainId, ...params } } },
-      });
-    const deployed = (await invokeSnap('stk_createAccount', { addressIndex: 0, deploy: true })) as {
-      transaction_hash: string;
-    };
-    for (let i = 0; i < 100; i++) {
-      const s = await h
-        .rpc<{ finality_status: string }>('starknet_getTransactionStatus', {
-          transaction_hash: deployed.transaction_hash,
-        })
-        .catch(() => undefined);
-      if (s?.finality_status === 'ACCEPTED_ON_L2') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await h.fundAndDeploy(address, { amount: 10n ** 21n });
 
     // Baseline: starknet.js Account with a predeployed dev chain account, through the same nodegate endpoint.
     const [pre] = await h.rpc<{ address: string; private_key: string }[]>('devnet_getPredeployedAccounts');
@@ -80,16 +63,14 @@ async function main() {
     // The connector.
     const send = (n: number) =>
       h.wallet.request({ type: 'wallet_addInvokeTransaction', params: { calls: [transfer(n)] } });
-    const label = 'connector wallet_addInvokeTransaction (stk_executeTxn)';
-    const path = send;
     await send(1); // warm-up
     const conn1: number[] = [];
     const conn3: number[] = [];
-    for (let i = 0; i < rounds; i++) conn1.push(await timeIt(() => path(1)));
+    for (let i = 0; i < rounds; i++) conn1.push(await timeIt(() => send(1)));
     for (let i = 0; i < rounds; i++) {
       conn3.push(
         await timeIt(async () => {
-          for (let k = 0; k < 3; k++) await path(k + 1);
+          for (let k = 0; k < 3; k++) await send(k + 1);
         }),
       );
     }
@@ -97,7 +78,7 @@ async function main() {
       [
         `rounds: ${rounds}, medians, dev chain through nodegate, dialogs answered at once by the harness`,
         `baseline starknet.js Account.execute: single ${fmt(median(base1))}, three back-to-back ${fmt(median(base3))}`,
-        `${label}: single ${fmt(median(conn1))}, three back-to-back ${fmt(median(conn3))}`,
+        `connector wallet_addInvokeTransaction (stk_executeTxn): single ${fmt(median(conn1))}, three back-to-back ${fmt(median(conn3))}`,
         `ratio single ${(median(conn1) / median(base1)).toFixed(2)}x, three ${(median(conn3) / median(base3)).toFixed(2)}x`,
         `dialogs shown: ${h.user.dialogs}`,
         '',

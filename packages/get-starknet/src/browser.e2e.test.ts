@@ -25,7 +25,6 @@ const ARTIFACTS = join(PKG, '.artifacts');
 /** Where scripts/test.mjs keeps results; CI uploads it. */
 const RESULTS = join(PKG, '..', '..', '.test-results', 'wallet-screenshots');
 const CHROMIUM = '/usr/bin/chromium';
-const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const VALID = '0x56414c4944'; // 'VALID', what an Argent account's is_valid_signature returns
 
 let h: WalletHarness | undefined;
@@ -47,32 +46,6 @@ const timings: Record<string, number> = {};
 function harness(): WalletHarness {
   if (!h) throw new Error('harness not started');
   return h;
-}
-
-async function strkBalance(address: string): Promise<bigint> {
-  const r = await harness().rpc<string[]>('starknet_call', {
-    request: {
-      contract_address: STRK,
-      entry_point_selector: hash.getSelectorFromName('balance_of'),
-      calldata: [address],
-    },
-    block_id: 'latest',
-  });
-  return BigInt(r[0] ?? 0) + (BigInt(r[1] ?? 0) << 128n);
-}
-
-async function waitAccepted(txHash: string, timeoutMs = 60_000) {
-  const start = Date.now();
-  for (;;) {
-    const s = await harness()
-      .rpc<{ finality_status: string; execution_status?: string }>('starknet_getTransactionStatus', {
-        transaction_hash: txHash,
-      })
-      .catch(() => undefined);
-    if (s && (s.finality_status === 'ACCEPTED_ON_L2' || s.finality_status === 'ACCEPTED_ON_L1')) return s;
-    if (Date.now() - start > timeoutMs) throw new Error(`${txHash} not accepted within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const MIME: Record<string, string> = {
@@ -153,15 +126,7 @@ beforeAll(async () => {
   const accounts = (await h.wallet.request({ type: 'wallet_requestAccounts' })) as string[];
   snapAccount = accounts[0] ?? '';
   expect(snapAccount).toMatch(/^0x[0-9a-fA-F]+$/);
-  await h.rpc('devnet_mint', { address: snapAccount, amount: `0x${(10n ** 20n).toString(16)}`, unit: 'FRI' });
-  const deployed = (await h.provider.request({
-    method: 'wallet_invokeSnap',
-    params: {
-      snapId: h.wallet.snap.snapId,
-      request: { method: 'stk_createAccount', params: { chainId: h.chainId, addressIndex: 0, deploy: true } },
-    },
-  })) as { transaction_hash: string };
-  await waitAccepted(deployed.transaction_hash);
+  await h.fundAndDeploy(snapAccount);
   timings.fundAndDeploy = Date.now() - t;
 
   t = Date.now();
@@ -281,7 +246,7 @@ describe('demo dApp in Chromium: get-starknet discovery + WalletAccount → the 
     expect(num.toHex(await text('address'))).toBe(num.toHex(snapAccount));
     expect(await text('chain')).toBe(harness().chainId);
     const shown = BigInt(await text('balance'));
-    expect(shown).toBe(await strkBalance(snapAccount));
+    expect(shown).toBe(await harness().strkBalance(snapAccount));
     expect(shown > 0n).toBe(true);
     // The page's wallet went through the bridged MetaMask (not the Node-side wallet object).
     const bridged = harness().provider.requests.slice(requestsBefore);
@@ -316,7 +281,7 @@ describe('demo dApp in Chromium: get-starknet discovery + WalletAccount → the 
     const t = Date.now();
     const recipient = `0x${(0xb0000 + Math.floor(Math.random() * 0xffff)).toString(16)}`;
     const amount = 12_345n;
-    const before = await strkBalance(recipient);
+    const before = await harness().strkBalance(recipient);
     await page.fill('#recipient', recipient);
     await page.fill('#amount', amount.toString());
     await page.click('#transfer');
@@ -326,14 +291,14 @@ describe('demo dApp in Chromium: get-starknet discovery + WalletAccount → the 
     const txHash = await text('tx-hash');
     expect(txHash).toMatch(/^0x[0-9a-f]+$/);
     expect(await text('tx-status')).toBe('SUCCEEDED');
-    expect((await waitAccepted(txHash)).execution_status).toBe('SUCCEEDED');
+    expect((await harness().waitAccepted(txHash)).execution_status).toBe('SUCCEEDED');
     const tx = await harness().rpc<{ sender_address: string }>('starknet_getTransactionByHash', {
       transaction_hash: txHash,
     });
     expect(num.toHex(tx.sender_address)).toBe(num.toHex(snapAccount));
-    expect(await strkBalance(recipient)).toBe(before + amount);
+    expect(await harness().strkBalance(recipient)).toBe(before + amount);
     // The balance on the page was refreshed after the transfer and matches nodegate.
-    expect(BigInt(await text('balance'))).toBe(await strkBalance(snapAccount));
+    expect(BigInt(await text('balance'))).toBe(await harness().strkBalance(snapAccount));
   });
 
   it('signs SNIP-12 typed data: the account contract accepts the signature (is_valid_signature via nodegate)', async () => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SN_MAIN } from './constants.js';
 import { createNodegateWallet } from './createNodegateWallet.js';
 import { createWalletStandardWallet } from './createWalletStandardWallet.js';
 import { SnapSigner } from './SnapSigner.js';
@@ -15,7 +16,6 @@ import { startWalletHarness, type WalletHarness } from './testing/startWalletHar
 
 const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const VALID = '0x56414c4944'; // 'VALID', what an Argent account's is_valid_signature returns
-const SN_MAIN = '0x534e5f4d41494e';
 const FIXTURES = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
@@ -35,58 +35,28 @@ const conformingError = (method: string, error: unknown) => expect(spec.checkErr
 let h: WalletHarness;
 let account: WalletAccount;
 
-async function waitAccepted(txHash: string, timeoutMs = 60_000) {
-  const start = Date.now();
-  for (;;) {
-    const s = await h
-      .rpc<{ finality_status: string; execution_status?: string }>('starknet_getTransactionStatus', {
-        transaction_hash: txHash,
-      })
-      .catch(() => undefined);
-    if (s && (s.finality_status === 'ACCEPTED_ON_L2' || s.finality_status === 'ACCEPTED_ON_L1')) return s;
-    if (Date.now() - start > timeoutMs) throw new Error(`${txHash} not accepted within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function strkBalance(address: string): Promise<bigint> {
-  const r = await h.rpc<string[]>('starknet_call', {
-    request: {
-      contract_address: STRK,
-      entry_point_selector: hash.getSelectorFromName('balance_of'),
-      calldata: [address],
-    },
-    block_id: 'latest',
-  });
-  return BigInt(r[0] ?? 0) + (BigInt(r[1] ?? 0) << 128n);
-}
-
-/** A JSON-RPC call to nodegate's mainnet network (the second dev chain). */
-async function mainnetRpc<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(h.mainnetRpcUrl ?? '', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
-  return body.result as T;
-}
+const nonceOf = async (address: string) =>
+  BigInt(await h.rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: address }));
+/** Two-field SNIP-12 typed data (domain `name`, `revision`) with one shortstring field `text`. */
+const note = (domain: string, text: string) => ({
+  types: {
+    StarknetDomain: [
+      { name: 'name', type: 'shortstring' },
+      { name: 'revision', type: 'shortstring' },
+    ],
+    Note: [{ name: 'text', type: 'shortstring' }],
+  },
+  primaryType: 'Note',
+  domain: { name: domain, revision: '1' },
+  message: { text },
+});
 
 beforeAll(async () => {
   h = await startWalletHarness({ mainnet: true });
   const provider = new RpcProvider({ nodeUrl: h.rpcUrl });
   account = await WalletAccount.connect(provider, h.wallet as never);
   // Fund and deploy the connected account (setup, through the snap directly, as a wallet UI would).
-  await h.rpc('devnet_mint', { address: account.address, amount: `0x${(10n ** 20n).toString(16)}`, unit: 'FRI' });
-  const deployed = (await h.provider.request({
-    method: 'wallet_invokeSnap',
-    params: {
-      snapId: h.wallet.snap.snapId,
-      request: { method: 'stk_createAccount', params: { chainId: h.chainId, addressIndex: 0, deploy: true } },
-    },
-  })) as { transaction_hash: string };
-  await waitAccepted(deployed.transaction_hash);
+  await h.fundAndDeploy(account.address);
 }, 300_000);
 
 afterAll(async () => {
@@ -109,7 +79,7 @@ describe('WalletAccount through the connector and the real snap', () => {
       conforms(method, await h.wallet.request({ type: method }));
     }
     // The account is deployed (its deploy paid a fee out of the minted STRK).
-    const balance = await strkBalance(account.address);
+    const balance = await h.strkBalance(account.address);
     expect(balance > 0n && balance < 10n ** 20n).toBe(true);
   });
 
@@ -160,18 +130,7 @@ describe('WalletAccount through the connector and the real snap', () => {
       block_id: 'latest',
     });
     expect(num.toHex(await direct.signer.getPubKey())).toBe(num.toHex(owner[0] ?? 0));
-    const message = {
-      types: {
-        StarknetDomain: [
-          { name: 'name', type: 'shortstring' },
-          { name: 'revision', type: 'shortstring' },
-        ],
-        Note: [{ name: 'text', type: 'shortstring' }],
-      },
-      primaryType: 'Note',
-      domain: { name: 'signer', revision: '1' },
-      message: { text: 'through Account' },
-    };
+    const message = note('signer', 'through Account');
     const signature = (await direct.signMessage(message)) as string[];
     expect(await direct.provider.verifyMessageInStarknet(message, signature, account.address)).toBe(true);
   });
@@ -180,18 +139,7 @@ describe('WalletAccount through the connector and the real snap', () => {
     const standard = createWalletStandardWallet(h.wallet);
     const v5 = await WalletAccountV5.connect(new RpcProvider({ nodeUrl: h.rpcUrl }), standard as never);
     expect(num.toHex(v5.address)).toBe(num.toHex(account.address));
-    const message = {
-      types: {
-        StarknetDomain: [
-          { name: 'name', type: 'shortstring' },
-          { name: 'revision', type: 'shortstring' },
-        ],
-        Note: [{ name: 'text', type: 'shortstring' }],
-      },
-      primaryType: 'Note',
-      domain: { name: 'v5', revision: '1' },
-      message: { text: 'wallet standard' },
-    };
+    const message = note('v5', 'wallet standard');
     const signature = (await v5.signMessage(message)) as string[];
     expect(await v5.provider.verifyMessageInStarknet(message, signature, account.address)).toBe(true);
     v5.unsubscribeChange();
@@ -236,21 +184,16 @@ describe('WalletAccount through the connector and the real snap', () => {
 
   it('a multicall through WalletAccount.execute is one transaction (stk_executeTxn) and both transfers land', async () => {
     const [a, b] = ['0xabc1', '0xabc2'];
-    const before = BigInt(
-      await h.rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: account.address }),
-    );
+    const before = await nonceOf(account.address);
     const sent = await account.execute([
       { contractAddress: STRK, entrypoint: 'transfer', calldata: [a, '7', '0'] },
       { contractAddress: STRK, entrypoint: 'transfer', calldata: [b, '9', '0'] },
     ]);
     conforms('wallet_addInvokeTransaction', sent); // the hash padded to 64 hex digits, as the spec's PADDED_TXN_HASH
-    expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
-    expect(await strkBalance(a)).toBe(7n);
-    expect(await strkBalance(b)).toBe(9n);
-    const after = BigInt(
-      await h.rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: account.address }),
-    );
-    expect(after).toBe(before + 1n);
+    expect((await h.waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    expect(await h.strkBalance(a)).toBe(7n);
+    expect(await h.strkBalance(b)).toBe(9n);
+    expect(await nonceOf(account.address)).toBe(before + 1n);
     const tx = await h.rpc<{ calldata: string[] }>('starknet_getTransactionByHash', {
       transaction_hash: sent.transaction_hash,
     });
@@ -258,9 +201,7 @@ describe('WalletAccount through the connector and the real snap', () => {
   });
 
   it('three concurrent execute calls land with distinct nonces', async () => {
-    const before = BigInt(
-      await h.rpc<string>('starknet_getNonce', { block_id: 'latest', contract_address: account.address }),
-    );
+    const before = await nonceOf(account.address);
     const sent = await Promise.all(
       [1, 2, 3].map((i) =>
         account.execute({ contractAddress: STRK, entrypoint: 'transfer', calldata: [`0xdd${i}`, '1', '0'] }),
@@ -268,7 +209,7 @@ describe('WalletAccount through the connector and the real snap', () => {
     );
     const nonces: bigint[] = [];
     for (const s of sent) {
-      expect((await waitAccepted(s.transaction_hash)).execution_status).toBe('SUCCEEDED');
+      expect((await h.waitAccepted(s.transaction_hash)).execution_status).toBe('SUCCEEDED');
       const tx = await h.rpc<{ nonce: string }>('starknet_getTransactionByHash', {
         transaction_hash: s.transaction_hash,
       });
@@ -282,7 +223,7 @@ describe('WalletAccount through the connector and the real snap', () => {
     const casm = fixture('upgradable_counter__counter_contract.compiled_contract_class.json');
     const sent = await account.declare({ contract, compiledClassHash: hash.computeCompiledClassHash(casm) });
     conforms('wallet_addDeclareTransaction', sent);
-    expect((await waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
+    expect((await h.waitAccepted(sent.transaction_hash)).execution_status).toBe('SUCCEEDED');
     expect(num.toHex(sent.class_hash)).toBe(num.toHex(hash.computeContractClassHash(contract)));
     const onChain = await h.rpc<{ sierra_program: string[] }>('starknet_getClass', {
       block_id: 'latest',
@@ -328,26 +269,7 @@ describe('WalletAccount through the connector and the real snap', () => {
     ).toBe(num.toHex(account.address));
 
     // Fund and deploy the account on mainnet (through the snap on that network), so it is stored there.
-    await mainnetRpc('devnet_mint', {
-      address: account.address,
-      amount: `0x${(10n ** 20n).toString(16)}`,
-      unit: 'FRI',
-    });
-    const deploy = (await h.provider.request({
-      method: 'wallet_invokeSnap',
-      params: {
-        snapId: h.wallet.snap.snapId,
-        request: { method: 'stk_createAccount', params: { chainId: SN_MAIN, addressIndex: 0, deploy: true } },
-      },
-    })) as { transaction_hash: string };
-    for (let i = 0; ; i++) {
-      const st = await mainnetRpc<{ finality_status: string }>('starknet_getTransactionStatus', {
-        transaction_hash: deploy.transaction_hash,
-      }).catch(() => undefined);
-      if (st?.finality_status === 'ACCEPTED_ON_L2') break;
-      if (i > 300) throw new Error('the mainnet deploy was not accepted');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await h.fundAndDeploy(account.address, { chain: SN_MAIN });
 
     const deployed = await h.wallet.request({ type: 'wallet_deploymentData' }).catch((e: unknown) => e);
     expect(deployed).toMatchObject({ code: 115 });
@@ -386,28 +308,9 @@ describe('WalletAccount through the connector and the real snap', () => {
       entrypoint: 'transfer',
       calldata: ['0xee1', '3', '0'],
     });
-    for (let i = 0; ; i++) {
-      const st = await mainnetRpc<{ finality_status: string; execution_status?: string }>(
-        'starknet_getTransactionStatus',
-        { transaction_hash: sent.transaction_hash },
-      ).catch(() => undefined);
-      if (st?.finality_status === 'ACCEPTED_ON_L2') {
-        expect(st.execution_status).toBe('SUCCEEDED');
-        break;
-      }
-      if (i > 300) throw new Error('the mainnet transfer was not accepted');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const balance = await mainnetRpc<string[]>('starknet_call', {
-      request: {
-        contract_address: STRK,
-        entry_point_selector: hash.getSelectorFromName('balance_of'),
-        calldata: ['0xee1'],
-      },
-      block_id: 'latest',
-    });
-    expect(BigInt(balance[0] ?? 0)).toBe(3n);
-    expect(await strkBalance('0xee1')).toBe(0n); // nothing happened on the test network
+    expect((await h.waitAccepted(sent.transaction_hash, SN_MAIN)).execution_status).toBe('SUCCEEDED');
+    expect(await h.strkBalance('0xee1', SN_MAIN)).toBe(3n);
+    expect(await h.strkBalance('0xee1')).toBe(0n); // nothing happened on the test network
 
     // back to the test network for whatever runs next
     const switched = await account.switchStarknetChain(h.chainId as never);

@@ -11,11 +11,14 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getInterface, getOptions, installSnap } from '@metamask/snaps-simulation';
+import { hash } from 'starknet';
+import { SN_MAIN } from '../constants.js';
 import { createNodegateWallet, type NodegateWallet } from '../createNodegateWallet.js';
 import type { Eip1193Provider } from '../types.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const SNAP_PKG = join(REPO, 'packages', 'starknet-snap');
+const STRK = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 
 /** Options of {@link startWalletHarness}. */
 export interface WalletHarnessOptions {
@@ -53,6 +56,25 @@ export interface WalletHarness {
   mainnetRpcUrl?: string;
   /** A JSON-RPC call to nodegate (dev chain helpers and independent checks). */
   rpc<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** The same on a network by chain id: the test network (`chainId`), or `SN_MAIN` with `mainnet`. */
+  rpcOn<T = unknown>(chain: string, method: string, params?: Record<string, unknown>): Promise<T>;
+  /**
+   * Polls until the transaction is accepted (L2 or L1) on the network (default the test network), or throws after
+   * `timeoutMs` (default 60 s).
+   */
+  waitAccepted(
+    txHash: string,
+    chain?: string,
+    timeoutMs?: number,
+  ): Promise<{ finality_status: string; execution_status?: string }>;
+  /** STRK balance (u256) of an address on the network (default the test network), read from the chain. */
+  strkBalance(address: string, chain?: string): Promise<bigint>;
+  /**
+   * Setup, as a wallet UI would: mints `amount` FRI (default 10^20) to the snap's account at index 0 on the network
+   * (default the test network), deploys it through the snap (`stk_createAccount {deploy: true}`, its dialog answered
+   * by the user) and waits until the deployment is accepted. The snap must be installed (connect first).
+   */
+  fundAndDeploy(address: string, options?: { chain?: string; amount?: bigint }): Promise<void>;
   /** Stops the snap, the file server and nodegate. */
   close(): Promise<void>;
 }
@@ -206,10 +228,12 @@ export async function startWalletHarness(options: WalletHarnessOptions = {}): Pr
     if (!net) throw new Error('the gateway ready file has no starknet-devnet network');
     const mainnet = options.mainnet ? r.networks['starknet-mainnet'] : undefined;
     if (options.mainnet && !mainnet) throw new Error('the gateway ready file has no starknet-mainnet network');
-    const rpcUrl = `${net.http.replace(/\/+$/, '')}/v3/${r.devKey.key}`;
+    const rpcUrlOf = (http: string) => `${http.replace(/\/+$/, '')}/v3/${r.devKey.key}`;
+    const rpcUrl = rpcUrlOf(net.http);
+    const mainnetRpcUrl = mainnet ? rpcUrlOf(mainnet.http) : undefined;
     let rpcId = 0;
-    const rpc = async <T>(method: string, params: Record<string, unknown> = {}): Promise<T> => {
-      const res = await fetch(rpcUrl, {
+    const call = async <T>(url: string, method: string, params: Record<string, unknown> = {}): Promise<T> => {
+      const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
@@ -219,7 +243,26 @@ export async function startWalletHarness(options: WalletHarnessOptions = {}): Pr
         throw new Error(`${method}: ${body.error.code} ${body.error.message} ${JSON.stringify(body.error.data)}`);
       return body.result as T;
     };
+    const rpc = <T>(method: string, params?: Record<string, unknown>) => call<T>(rpcUrl, method, params);
     const chainId = await rpc<string>('starknet_chainId');
+    const rpcOn = <T>(chain: string, method: string, params?: Record<string, unknown>): Promise<T> => {
+      if (BigInt(chain) === BigInt(chainId)) return call<T>(rpcUrl, method, params);
+      if (BigInt(chain) === BigInt(SN_MAIN) && mainnetRpcUrl) return call<T>(mainnetRpcUrl, method, params);
+      throw new Error(`the harness serves no network ${chain}`);
+    };
+    const waitAccepted = async (txHash: string, chain = chainId, timeoutMs = 60_000) => {
+      const start = Date.now();
+      for (;;) {
+        const s = await rpcOn<{ finality_status: string; execution_status?: string }>(
+          chain,
+          'starknet_getTransactionStatus',
+          { transaction_hash: txHash },
+        ).catch(() => undefined);
+        if (s && (s.finality_status === 'ACCEPTED_ON_L2' || s.finality_status === 'ACCEPTED_ON_L1')) return s;
+        if (Date.now() - start > timeoutMs) throw new Error(`${txHash} not accepted within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
 
     // Build the snap against this nodegate (as the snap's own e2e global setup does).
     mkdirSync(join(out, 'images'), { recursive: true });
@@ -315,8 +358,32 @@ export async function startWalletHarness(options: WalletHarnessOptions = {}): Pr
       user,
       rpcUrl,
       chainId,
-      ...(mainnet ? { mainnetRpcUrl: `${mainnet.http.replace(/\/+$/, '')}/v3/${r.devKey.key}` } : {}),
+      ...(mainnetRpcUrl ? { mainnetRpcUrl } : {}),
       rpc,
+      rpcOn,
+      waitAccepted,
+      async strkBalance(address, chain = chainId) {
+        const words = await rpcOn<string[]>(chain, 'starknet_call', {
+          request: {
+            contract_address: STRK,
+            entry_point_selector: hash.getSelectorFromName('balance_of'),
+            calldata: [address],
+          },
+          block_id: 'latest',
+        });
+        return BigInt(words[0] ?? 0) + (BigInt(words[1] ?? 0) << 128n);
+      },
+      async fundAndDeploy(address, { chain = chainId, amount = 10n ** 20n } = {}) {
+        await rpcOn(chain, 'devnet_mint', { address, amount: `0x${amount.toString(16)}`, unit: 'FRI' });
+        const deployed = (await provider.request({
+          method: 'wallet_invokeSnap',
+          params: {
+            snapId,
+            request: { method: 'stk_createAccount', params: { chainId: chain, addressIndex: 0, deploy: true } },
+          },
+        })) as { transaction_hash: string };
+        await waitAccepted(deployed.transaction_hash, chain);
+      },
       async close() {
         closed = true;
         await snap.executionService.terminateAllSnaps().catch(() => {});
