@@ -225,11 +225,10 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
     );
     await installing;
   };
-  const sender = (): string => {
+  /** The connected account; before connecting, a `code` error (the spec's own code where it names one). */
+  const sender = (code: number = WalletApiErrorCode.UnknownError): string => {
     const address = accounts[0];
-    if (!connected || !address) {
-      throw new WalletApiError(WalletApiErrorCode.UnknownError, 'not connected: call wallet_requestAccounts first');
-    }
+    if (!connected || !address) throw new WalletApiError(code, 'not connected: call wallet_requestAccounts first');
     return address;
   };
   const checkApiVersion = (params: unknown) => {
@@ -365,14 +364,8 @@ export function createNodegateWallet(options: NodegateWalletOptions = {}): Nodeg
     },
     async wallet_deploymentData() {
       // The spec: a dApp that is not approved gets DEPLOYMENT_DATA_NOT_AVAILABLE.
-      if (!connected || !accounts[0]) {
-        throw new WalletApiError(
-          WalletApiErrorCode.DeploymentDataNotAvailable,
-          'not connected: call wallet_requestAccounts first',
-        );
-      }
-      const data = await snap.invoke<Record<string, unknown>>('stk_getDeploymentData', { chainId, address: sender() });
-      return data;
+      const address = sender(WalletApiErrorCode.DeploymentDataNotAvailable);
+      return snap.invoke<Record<string, unknown>>('stk_getDeploymentData', { chainId, address });
     },
   };
 

@@ -1,6 +1,7 @@
 import * as getStarknetV4 from 'get-starknet-core';
 import { Account, RpcProvider } from 'starknet';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SN_SEPOLIA } from './constants.js';
 import { findMetaMask } from './findMetaMask.js';
 import { injectNodegateWallet } from './injectNodegateWallet.js';
 import { SnapSigner } from './SnapSigner.js';
@@ -13,7 +14,6 @@ interface GetStarknetV4 {
 }
 
 const SNAP = 'npm:@nodegate/starknet-snap';
-const SN_SEPOLIA = '0x534e5f5345504f4c4941';
 const A0 = '0x0123';
 
 const tagOf = (p: unknown) => (p as { tag: string }).tag;
@@ -22,16 +22,32 @@ function fakeWindow(): WindowLike {
   return new EventTarget() as unknown as WindowLike;
 }
 
-function provider(tag: string, log: string[] = []): Eip1193Provider & { tag: string } {
+/**
+ * A MetaMask-like provider with the snap installed, on Sepolia, one stored account (A0); `stk_executeTxn` answers hash
+ * 0xfeed, other snap methods echo their request. Every method goes to `log`, every request to `sent`.
+ */
+function provider(
+  tag: string,
+  log: string[] = [],
+  sent: { method: string; params?: unknown }[] = [],
+): Eip1193Provider & { tag: string } {
   return {
     tag,
     async request({ method, params }) {
       log.push(method);
+      sent.push({ method, params });
       if (method === 'wallet_getSnaps' || method === 'wallet_requestSnaps') return { [SNAP]: { enabled: true } };
       const { request } = params as { request: { method: string; params: Record<string, unknown> } };
-      if (request.method === 'stk_getCurrentNetwork') return { chainId: SN_SEPOLIA, name: 'Starknet Sepolia' };
-      if (request.method === 'stk_getStoredUserAccounts') return [{ address: A0, addressIndex: 0 }];
-      return { echo: request };
+      switch (request.method) {
+        case 'stk_getCurrentNetwork':
+          return { chainId: SN_SEPOLIA, name: 'Starknet Sepolia' };
+        case 'stk_getStoredUserAccounts':
+          return [{ address: A0, addressIndex: 0 }];
+        case 'stk_executeTxn':
+          return { code: 'TRANSACTION_RECEIVED', transaction_hash: '0xfeed' };
+        default:
+          return { echo: request };
+      }
     },
   };
 }
@@ -130,26 +146,7 @@ describe('discovery', () => {
     const win = fakeWindow();
     g.window = win;
     const sent: { method: string; params?: unknown }[] = [];
-    const p: Eip1193Provider = {
-      async request({ method, params }) {
-        sent.push({ method, params });
-        if (method === 'wallet_getSnaps' || method === 'wallet_requestSnaps') return { [SNAP]: { enabled: true } };
-        const { request } = params as { request: { method: string; params: Record<string, unknown> } };
-        switch (request.method) {
-          case 'stk_getCurrentNetwork':
-            return { chainId: SN_SEPOLIA, name: 'Starknet Sepolia' };
-          case 'stk_getStoredUserAccounts':
-            return [{ address: A0, addressIndex: 0 }];
-          case 'stk_switchNetwork':
-            return true;
-          case 'stk_executeTxn':
-            return { code: 'TRANSACTION_RECEIVED', transaction_hash: '0xfeed' };
-          default:
-            throw Object.assign(new Error(`unexpected ${request.method}`), { code: -32601 });
-        }
-      },
-    };
-    const wallet = injectNodegateWallet({ window: win, provider: p, walletStandard: false });
+    const wallet = injectNodegateWallet({ window: win, provider: provider('p', [], sent), walletStandard: false });
     const { createStore, StarknetInjectedWallet } = await import('@starknet-io/get-starknet-core');
     const store = createStore({ eip1193Adapters: [] });
     const found = store.getWallets().filter((w) => w.name === wallet.name);
