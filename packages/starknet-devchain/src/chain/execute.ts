@@ -41,8 +41,8 @@ export interface ExecEnv {
   /** When present, every call made is recorded as a {@link CallFrame} (for traces). */
   recorder?: CallRecorder;
   /**
-   * The Sierra gas budget of this execution: each entry point of a declared class runs with `left` and its
-   * consumption is taken from `left` and added to `used` (native code costs nothing). Absent: each entry point gets
+   * The Sierra gas budget of this execution: each entry point of a declared class runs on what is left of it
+   * (`budget − used`) and adds its consumption to `used` (native code costs nothing). Absent: each entry point gets
    * the default budget of a call (see `sierraExecution.ts`).
    */
   gas?: GasMeter;
@@ -50,7 +50,7 @@ export interface ExecEnv {
 
 /** A Sierra gas budget and what has been consumed from it (mutated as entry points run). */
 export interface GasMeter {
-  left: bigint;
+  readonly budget: bigint;
   used: bigint;
 }
 

@@ -195,7 +195,7 @@ export function processTransaction(
   if (block.blockHash) env.blockHash = block.blockHash;
   // Sierra gas: what the transaction's limits can pay beyond its base gas (estimates: no limit), capped per phase.
   const bound = opts.checkFeeBounds ? sierraGasBound(tx, prices, tip) : undefined;
-  const validateGas: GasMeter = { left: min(VALIDATE_MAX_SIERRA_GAS, bound), used: 0n };
+  const validateGas: GasMeter = { budget: min(VALIDATE_MAX_SIERRA_GAS, bound), used: 0n };
   env.gas = validateGas;
   // Every call is recorded for traces: validation (and a DEPLOY_ACCOUNT's constructor), then execution.
   const counter = { events: 0, messages: 0 };
@@ -224,7 +224,7 @@ export function processTransaction(
   // Execution, in its own overlay so that a revert discards it.
   const execution = callRecorder(counter);
   const left = bound === undefined ? undefined : bound - validateGas.used;
-  const executeGas: GasMeter = { left: min(EXECUTE_MAX_SIERRA_GAS, left), used: 0n };
+  const executeGas: GasMeter = { budget: min(EXECUTE_MAX_SIERRA_GAS, left), used: 0n };
   /** The transaction's gas and fee with the Sierra gas consumed so far. */
   const charge = () => {
     const g = gasUsage(tx, validateGas.used + executeGas.used);

@@ -146,7 +146,7 @@ function encodeText(text: string): bigint[] {
  */
 function nested<T>(env: ExecEnv, gas: CallGas | undefined, run: (child: ExecEnv) => T): T {
   const state = new StateOverlay(env.state);
-  const meter: GasMeter | undefined = gas ? { left: gas.available, used: 0n } : env.gas;
+  const meter: GasMeter | undefined = gas ? { budget: gas.available, used: 0n } : env.gas;
   const child: ExecEnv = { ...env, state, events: [], messages: [] };
   if (meter) child.gas = meter;
   try {
@@ -285,8 +285,7 @@ function makeHost(env: ExecEnv, self: bigint, caller: bigint, sel: bigint, depth
 
 /**
  * Runs entry point `sel` (of `type`) of the Sierra class `classHash` for the contract `self`, on the gas left in
- * `env.gas` (or {@link DEFAULT_CALL_GAS}), whose `left` and `used` it updates with what it consumed, also when it
- * fails. A panic throws {@link SierraPanic} with the decoded reason ('Out of gas' when the budget ran out); a missing
+ * `env.gas` (or {@link DEFAULT_CALL_GAS}), to whose `used` it adds what it consumed, also when it fails. A panic throws {@link SierraPanic} with the decoded reason ('Out of gas' when the budget ran out); a missing
  * entry point {@link EntryPointNotFound}; an interpreter failure (a libfunc it lacks reached, the step limit) an
  * {@link ExecutionFailure}.
  */
@@ -306,7 +305,7 @@ export function runSierraEntryPoint(
   try {
     r = runVmEntryPoint(cls, type, sel, calldata, {
       host: makeHost(env, self, caller, sel, depth),
-      availableGas: meter ? meter.left : DEFAULT_CALL_GAS,
+      availableGas: meter ? meter.budget - meter.used : DEFAULT_CALL_GAS,
       maxSteps: MAX_STEPS,
     });
   } catch (e) {
@@ -318,10 +317,7 @@ export function runSierraEntryPoint(
       );
     throw e;
   }
-  if (meter) {
-    meter.left -= r.gasUsed;
-    meter.used += r.gasUsed;
-  }
+  if (meter) meter.used += r.gasUsed;
   if (r.panic) {
     throw new SierraPanic(
       `Error in contract (contract address: ${toHex(self)}, class hash: ${toHex(classHash)}, selector: ${toHex(sel)}): ${panicReason(r.panic.data)}`,
