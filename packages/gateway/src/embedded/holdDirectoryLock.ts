@@ -1,28 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
-
-/** Whether a process runs (a zombie, dead but not yet reaped, does not). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    // no /proc (not Linux): the signal said it exists
-    return process.platform !== 'linux';
-  }
-}
+import { processRuns } from './processRuns.js';
 
 /**
  * Takes the lock file `file` for this process (it holds our pid, created exclusively), so that
- * no two supervising gateways use one backend's data directory: a lock held by a process that
- * still runs is refused with an error naming it and `what`; one whose process is gone is taken
- * over. Taken before anything is reaped or started there. Resolves with the release function
- * (removes the file if it is still ours).
+ * no two processes use one directory: the gateway's data directory (`acquireDataDirLock`) and,
+ * for a supervising gateway, each backend's. A lock held by a process that still runs is refused
+ * with an error naming it and `what`; one whose process is gone is taken over. Taken before
+ * anything is reaped or started there. Resolves with the release function (removes the file if
+ * it is still ours).
  *
  * @example
  * const release = await holdDirectoryLock('/data/anvil/supervisor.lock', 'the anvil data directory /data/anvil');
@@ -40,7 +25,7 @@ export async function holdDirectoryLock(file: string, what: string): Promise<() 
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) {
+      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && processRuns(pid)) {
         throw new Error(`${what} is in use by another nodegate process (pid ${pid})`);
       }
       // left by a process that is gone (or by us): taken over

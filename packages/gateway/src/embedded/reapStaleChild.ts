@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
+import { processRuns } from './processRuns.js';
 
 /** What a pid file of an embedded backend holds. */
 export interface PidFile {
@@ -7,21 +7,6 @@ export interface PidFile {
   /** A string the process's command line contains (its binary or CLI and its data directory). */
   readonly marker: string;
 }
-
-/** Whether a process runs (a zombie, dead but not yet reaped by its new parent, does not). */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
 
 /** The command line of a process (Linux /proc), or undefined when it cannot be read. */
 async function commandLine(pid: number): Promise<string | undefined> {
@@ -49,7 +34,7 @@ export async function reapStaleChild(file: string, graceMs = 3_000): Promise<num
     return undefined;
   }
   const { pid, marker } = recorded;
-  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid || !alive(pid)) return undefined;
+  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid || !processRuns(pid)) return undefined;
   const cmd = await commandLine(pid);
   if (cmd === undefined || typeof marker !== 'string' || !cmd.includes(marker)) return undefined;
   try {
@@ -58,13 +43,13 @@ export async function reapStaleChild(file: string, graceMs = 3_000): Promise<num
     return undefined;
   }
   const end = Date.now() + graceMs;
-  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  if (alive(pid)) {
+  while (processRuns(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  if (processRuns(pid)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {}
     const hard = Date.now() + graceMs;
-    while (alive(pid) && Date.now() < hard) await new Promise((r) => setTimeout(r, 20));
+    while (processRuns(pid) && Date.now() < hard) await new Promise((r) => setTimeout(r, 20));
   }
   return pid;
 }
