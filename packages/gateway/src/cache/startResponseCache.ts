@@ -16,7 +16,6 @@ import { starknetBlockReader } from './starknetBlockReader.js';
 export interface StartedResponseCache {
   readonly stage: CacheStage;
   readonly store: ResponseCache;
-  readonly heads: ReadonlyMap<string, HeadTracker>;
   /** Give it to the WebSocket subscriptions (`createSubscriptions({ heads })`): the trackers hear the upstream's heads. */
   readonly headTap: HeadTap;
   close(): Promise<void>;
@@ -69,7 +68,6 @@ export function startResponseCache(
   return {
     stage: createCacheStage(store, heads, generations),
     store,
-    heads,
     headTap,
     async close() {
       for (const t of heads.values()) t.close();
