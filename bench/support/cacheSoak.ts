@@ -179,7 +179,7 @@ const r: SoakResult = {
 const sample = async () => {
   const counted = await cache.size();
   const real = await realBytes();
-  // counted again right after (the store changed meanwhile only by expiries: nothing else runs)
+  // counted just before (meanwhile the store changes only by expiries: nothing else runs)
   if (real > r.peakReal) {
     r.peakReal = real;
     r.realOverCounted = real / Math.max(1, counted.bytes);
