@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIELD_PRIME, parseSierraText, runFunction, type Value } from '../packages/sierra-vm/dist/index.js';
+import { newRunContext } from '../packages/sierra-vm/dist/vm/newRunContext.js';
 import { runLoop } from '../packages/sierra-vm/dist/vm/runLoop.js';
 import { measureSierraTransfers } from './support/sierraTransfers.js';
 
@@ -89,15 +90,7 @@ function loopRun() {
     const g = program.typeDeclarations[p.ty]!.genericId;
     vars[p.id] = g === 'GasBuiltin' ? gas : g === 'u32' ? BigInt(n) : null;
   }
-  const ctx = {
-    statementGasCost: 100,
-    storage: new Map(),
-    events: [],
-    executionInfo: {},
-    messages: [],
-    replacedClasses: [],
-  };
-  return runLoop(program, runId, vars, ctx, 1e12);
+  return runLoop(program, runId, vars, { ...newRunContext(), statementGasCost: 100 }, 1e12);
 }
 const timed = medians({
   runFunction: () => runFunction(program, runId, [BigInt(n)], { funcNames, availableGas: gas }),

@@ -5,17 +5,12 @@ import { findHandlerFactory } from './findHandlerFactory.js';
 import { BLAKE2S_IV } from './libfuncs/blake2s.js';
 import { parseSierraText } from './parseSierraText.js';
 import { prepareProgram } from './prepareProgram.js';
-import type { RunContext, Value } from './types.js';
+import type { Value } from './types.js';
+import { newRunContext } from './newRunContext.js';
 
 const { program } = parseSierraText('type u32 = u32 [storable: true, drop: true, dup: true, zero_sized: false];');
 const env = { program, registry: prepareProgram(program).registry };
-const ctx: RunContext = {
-  storage: new Map(),
-  events: [],
-  executionInfo: {},
-  messages: [],
-  replacedClasses: [],
-};
+const ctx = newRunContext();
 const handler = (id: string) => findHandlerFactory(id)!({ id: 0, genericId: id, genericArgs: [] }, env);
 const compress = handler('blake2s_compress');
 const finalize = handler('blake2s_finalize');

@@ -7,7 +7,8 @@ import { invMod } from './libfuncs/common.js';
 import { parseSierraText } from './parseSierraText.js';
 import { prepareProgram } from './prepareProgram.js';
 import type { GenericArg } from '../types.js';
-import type { RunContext, Value } from './types.js';
+import type { Value } from './types.js';
+import { newRunContext } from './newRunContext.js';
 
 const { program } = parseSierraText(`
 type CircuitInput<0> = CircuitInput<0> [storable: false, drop: false, dup: false, zero_sized: true];
@@ -18,13 +19,7 @@ type Tuple<InverseGate<SubModGate<CircuitInput<0>, CircuitInput<1>>>> = Struct<u
 type Circuit<Tuple<InverseGate<SubModGate<CircuitInput<0>, CircuitInput<1>>>>> = Circuit<Tuple<InverseGate<SubModGate<CircuitInput<0>, CircuitInput<1>>>>> [storable: false, drop: false, dup: false, zero_sized: true];
 `);
 const env = { program, registry: prepareProgram(program).registry };
-const ctx: RunContext = {
-  storage: new Map(),
-  events: [],
-  executionInfo: {},
-  messages: [],
-  replacedClasses: [],
-};
+const ctx = newRunContext();
 const CIRCUIT = 5;
 function call(genericId: string, args: Value[], genericArgs: GenericArg[] = []): [number, Value[]] {
   const out: Value[] = [];

@@ -6,6 +6,7 @@ import { parseSierraText } from './parseSierraText.js';
 import { runFunction } from './runFunction.js';
 import { runLoop } from './runLoop.js';
 import { unsupportedLibfuncs } from './unsupportedLibfuncs.js';
+import { newRunContext } from './newRunContext.js';
 
 const COUPON = 'Coupon<user@test::double>';
 const { program, funcNames } = parseSierraText(`
@@ -40,13 +41,7 @@ describe('coupons', () => {
     const r = runFunction(program, 'main', [21n], { funcNames });
     expect(r.values).toEqual([42n]);
     expect(r.steps).toBe(9);
-    const ctx = {
-      storage: new Map(),
-      events: [],
-      executionInfo: {},
-      messages: [],
-      replacedClasses: [],
-    };
+    const ctx = newRunContext();
     expect(runLoop(program, 0, [21n], ctx, 100)).toEqual({ returned: [42n], steps: 9, unsettledGas: 900 });
   });
 });

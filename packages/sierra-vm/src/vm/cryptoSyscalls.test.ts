@@ -15,6 +15,7 @@ import { parseSierraText } from './parseSierraText.js';
 import { prepareProgram } from './prepareProgram.js';
 import { type EntryPointResult, loadContractClass, runEntryPoint } from './runEntryPoint.js';
 import type { ArrayValue, EnumValue, RunContext, StarknetHost, Value } from './types.js';
+import { newRunContext } from './newRunContext.js';
 
 const CONTRACTS = join(import.meta.dirname, '..', '..', 'test-contracts');
 const FIXTURES = process.env.CAIRO_TEST_DATA ?? '/work/shared/fixtures/cairo-test-data';
@@ -176,13 +177,7 @@ describe('the computing syscalls called directly', () => {
     'type felt252 = felt252 [storable: true, drop: true, dup: true, zero_sized: false];',
   );
   const env = { program, registry: prepareProgram(program).registry };
-  const ctx: RunContext = {
-    storage: new Map(),
-    events: [],
-    executionInfo: {},
-    messages: [],
-    replacedClasses: [],
-  };
+  const ctx = newRunContext();
   const run = (genericId: string, args: Value[], c: RunContext = ctx): [number, Value[]] => {
     const out: Value[] = [];
     const branch = findHandlerFactory(genericId)!({ id: 0, genericId, genericArgs: [] }, env)(args, out, c);

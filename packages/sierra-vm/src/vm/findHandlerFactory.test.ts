@@ -5,7 +5,8 @@ import type { GenericArg, LibfuncDeclaration } from '../types.js';
 import { findHandlerFactory } from './findHandlerFactory.js';
 import { parseSierraText } from './parseSierraText.js';
 import { prepareProgram } from './prepareProgram.js';
-import type { ArrayValue, RunContext, Value } from './types.js';
+import type { ArrayValue, Value } from './types.js';
+import { newRunContext } from './newRunContext.js';
 
 const { program } = parseSierraText(`
 type felt252 = felt252 [storable: true, drop: true, dup: true, zero_sized: false];
@@ -16,13 +17,7 @@ type Tuple<felt252, felt252> = Struct<ut@Tuple, felt252, felt252> [storable: tru
 type Array<felt252> = Array<felt252> [storable: true, drop: true, dup: false, zero_sized: false];
 `);
 const env = { program, registry: prepareProgram(program).registry };
-const ctx: RunContext = {
-  storage: new Map(),
-  events: [],
-  executionInfo: {},
-  messages: [],
-  replacedClasses: [],
-};
+const ctx = newRunContext();
 const types = (...ids: number[]): GenericArg[] => ids.map((id) => ({ kind: 'type', id }));
 /** Calls a libfunc: its branch and outputs. */
 function call(genericId: string, args: Value[], genericArgs: GenericArg[] = []): [number, Value[]] {

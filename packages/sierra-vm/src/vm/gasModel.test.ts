@@ -12,14 +12,8 @@ import { parseSierraText } from './parseSierraText.js';
 import { prepareProgram } from './prepareProgram.js';
 import { type EntryPointResult, loadContractClass, runEntryPoint } from './runEntryPoint.js';
 import { runFunction } from './runFunction.js';
-import {
-  type ArrayValue,
-  type CallGas,
-  type RunContext,
-  type StarknetHost,
-  SyscallFailure,
-  type Value,
-} from './types.js';
+import { type ArrayValue, type CallGas, type StarknetHost, SyscallFailure, type Value } from './types.js';
+import { newRunContext } from './newRunContext.js';
 
 const contract = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', '..', 'test-contracts', 'gas_loops.contract_class.json'), 'utf8'),
@@ -184,13 +178,7 @@ f@0([0]: GasBuiltin) -> (GasBuiltin, felt252);
   });
 
   const env = { program, registry: prepareProgram(program).registry };
-  const ctx: RunContext = {
-    storage: new Map(),
-    events: [],
-    executionInfo: {},
-    messages: [],
-    replacedClasses: [],
-  };
+  const ctx = newRunContext();
   const call = (genericId: string, args: Value[]): [number, Value[]] => {
     const out: Value[] = [];
     return [findHandlerFactory(genericId)!({ id: 0, genericId, genericArgs: [] }, env)(args, out, ctx), out];

@@ -8,20 +8,14 @@ import { parseSierraText } from './parseSierraText.js';
 import { runFunction } from './runFunction.js';
 import { runLoop } from './runLoop.js';
 import { SierraRunError } from './SierraRunError.js';
-import type { EnumValue, RunContext, Value } from './types.js';
+import type { EnumValue, Value } from './types.js';
+import { newRunContext } from './newRunContext.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'test-programs');
 const names = readdirSync(DIR)
   .filter((f) => f.endsWith('.sierra.json'))
   .map((f) => f.slice(0, -'.sierra.json'.length))
   .sort();
-const newCtx = (): RunContext => ({
-  storage: new Map(),
-  events: [],
-  executionInfo: {},
-  messages: [],
-  replacedClasses: [],
-});
 const load = (name: string) =>
   parseSierraText(JSON.parse(readFileSync(join(DIR, `${name}.sierra.json`), 'utf8')).sierraText);
 const gasOf = (name: string): bigint => {
@@ -46,7 +40,7 @@ describe('runLoop', () => {
     const { program, id, vars } = mainVars(name);
     const { funcNames } = load(name);
     const expected = runFunction(program, id, [], { funcNames, availableGas: gasOf(name) });
-    const r = runLoop(program, id, vars, newCtx(), 100_000_000);
+    const r = runLoop(program, id, vars, newRunContext(), 100_000_000);
     expect(r.returned).toEqual(expected.returnValues);
     expect(r.steps).toBe(expected.steps);
   });
@@ -55,7 +49,7 @@ describe('runLoop', () => {
     const { program, funcNames } = load('bench_loop');
     const id = [...funcNames].find(([, n]) => n.endsWith('::run'))![0];
     const n = 300_000;
-    const r = runLoop(program, id, [null, 10n ** 15n, BigInt(n)], newCtx(), 1e9);
+    const r = runLoop(program, id, [null, 10n ** 15n, BigInt(n)], newRunContext(), 1e9);
     expect(r.steps).toBe(40 * n + 45);
     let [a, b, x] = [0n, 1n, 1n];
     for (let i = 0; i < n; i++) {
@@ -69,7 +63,7 @@ describe('runLoop', () => {
 
   it('stops at the step limit', () => {
     const { program, id, vars } = mainVars('recursion_loops');
-    expect(() => runLoop(program, id, vars, newCtx(), 50)).toThrow(SierraRunError);
-    expect(() => runLoop(program, id, vars, newCtx(), 50)).toThrow(/step limit 50/);
+    expect(() => runLoop(program, id, vars, newRunContext(), 50)).toThrow(SierraRunError);
+    expect(() => runLoop(program, id, vars, newRunContext(), 50)).toThrow(/step limit 50/);
   });
 });

@@ -3,6 +3,7 @@ import { libfuncBuiltinGas, STATEMENT_GAS } from './gasCosts.js';
 import { type PreparedProgram, prepareProgram } from './prepareProgram.js';
 import { SierraRunError } from './SierraRunError.js';
 import type { EnumValue, LibfuncHandler, RunContext, Value } from './types.js';
+import { newRunContext } from './newRunContext.js';
 
 // What a statement does, decided once per program.
 /** `return(vars)`. */
@@ -99,13 +100,7 @@ const cache = new WeakMap<SierraProgram, Step[]>();
 function flatten(program: SierraProgram, prepared: PreparedProgram): Step[] {
   const cached = cache.get(program);
   if (cached) return cached;
-  const ctx: RunContext = {
-    storage: new Map(),
-    events: [],
-    executionInfo: {},
-    messages: [],
-    replacedClasses: [],
-  };
+  const ctx = newRunContext();
   const constants = new Map<number, Value | undefined>();
   const steps = prepared.statements.map((st, index): Step => {
     if (st.kind === 'return') {
