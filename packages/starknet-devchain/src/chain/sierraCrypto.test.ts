@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { encodeSierraProgram, parseSierraText } from '@nodegate/sierra-vm';
+import { parseSierraText } from '@nodegate/sierra-vm';
 import {
   Account,
   type CairoResult,
@@ -23,6 +23,7 @@ import { type RunningDevchain, startDevchain } from '../startDevchain.js';
 import { readCairoTestData } from '../testing/readCairoTestData.js';
 import { readTestContract } from '../testing/readTestContract.js';
 import { rawRpc, rpcResult } from '../testing/rpc.js';
+import { sierraContractClass } from '../testing/sierraContractClass.js';
 import { bounds3 } from '../testing/signedTx.js';
 
 config.set('logLevel', 'ERROR');
@@ -215,17 +216,7 @@ ${panicking('9', '1', '2', 32, 60).join('\n')}
 
 relay@0([0]: RangeCheck, [1]: GasBuiltin, [2]: System, [3]: ${span}) -> (RangeCheck, GasBuiltin, System, ${result});
 `);
-  const felts = encodeSierraProgram({
-    sierraVersion: { major: 1, minor: 7, patch: 0 },
-    compilerVersion: { major: 2, minor: 11, patch: 0 },
-    program,
-  });
-  return {
-    sierra_program: felts.map((x) => num.toHex(x)),
-    contract_class_version: '0.1.0',
-    entry_points_by_type: { CONSTRUCTOR: [], EXTERNAL: [{ selector: sel('relay'), function_idx: 0 }], L1_HANDLER: [] },
-    abi: [],
-  };
+  return sierraContractClass(program, { relay: 0 });
 }
 
 describe('meta_tx_v0_syscall', () => {

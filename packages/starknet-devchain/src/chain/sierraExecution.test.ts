@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDevchain, startDevchain } from '../startDevchain.js';
 import { readCairoTestData } from '../testing/readCairoTestData.js';
 import { rawRpc, rpcResult } from '../testing/rpc.js';
+import { sierraContractClass } from '../testing/sierraContractClass.js';
 import { bounds3 } from '../testing/signedTx.js';
 
 config.set('logLevel', 'ERROR');
@@ -384,25 +385,7 @@ send@0([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${res
 block_hash@9([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
 deploy_self@22([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
 `);
-  const felts = encodeSierraProgram({
-    sierraVersion: { major: 1, minor: 7, patch: 0 },
-    compilerVersion: { major: 2, minor: 11, patch: 0 },
-    program,
-  });
-  return {
-    sierra_program: felts.map((x) => num.toHex(x)),
-    contract_class_version: '0.1.0',
-    entry_points_by_type: {
-      CONSTRUCTOR: [],
-      EXTERNAL: [
-        { selector: sel('send'), function_idx: 0 },
-        { selector: sel('block_hash'), function_idx: 1 },
-        { selector: sel('deploy_self'), function_idx: 2 },
-      ].sort((a, b) => (BigInt(a.selector) < BigInt(b.selector) ? -1 : 1)),
-      L1_HANDLER: [],
-    },
-    abi: [],
-  };
+  return sierraContractClass(program, { send: 0, block_hash: 1, deploy_self: 2 });
 }
 
 describe('syscalls bound to the chain (a hand-written class)', () => {
@@ -488,16 +471,7 @@ f@0([0]: felt252) -> (felt252);
 `);
     const missing = unsupportedLibfuncs(program);
     expect(missing).toEqual(['cheatcode', 'nodegate_made_up_libfunc']);
-    const contract = {
-      sierra_program: encodeSierraProgram({
-        sierraVersion: { major: 1, minor: 7, patch: 0 },
-        compilerVersion: { major: 2, minor: 11, patch: 0 },
-        program,
-      }).map((x) => num.toHex(x)),
-      contract_class_version: '0.1.0',
-      entry_points_by_type: { CONSTRUCTOR: [], EXTERNAL: [], L1_HANDLER: [] },
-      abi: [],
-    };
+    const contract = sierraContractClass(program);
     const r = await alice.declare({ contract, compiledClassHash: '0x1' }, BOUNDS).catch((e) => e);
     expect(r).toMatchObject({ baseError: { code: 56 } });
     for (const name of missing) expect(JSON.stringify(r.baseError.data)).toContain(name);

@@ -14,5 +14,6 @@ export {
   sign,
   transferCalldata,
 } from './signedTx.js';
+export { sierraContractClass } from './sierraContractClass.js';
 export { syntheticAnswer, syntheticClass } from './syntheticClass.js';
 export { type Notification, type WsClient, wsClient } from './wsClient.js';

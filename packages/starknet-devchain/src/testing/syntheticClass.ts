@@ -1,5 +1,6 @@
-import { encodeSierraProgram, parseSierraText } from '@nodegate/sierra-vm';
-import { hash, num } from 'starknet';
+import { parseSierraText } from '@nodegate/sierra-vm';
+import { hash } from 'starknet';
+import { sierraContractClass } from './sierraContractClass.js';
 
 /** The answer of {@link syntheticClass}`(tag)`'s `get_answer`: the tag's starknet_keccak. */
 export const syntheticAnswer = (tag: string): bigint => BigInt(hash.starknetKeccak(tag));
@@ -53,28 +54,14 @@ return([0], [1], [10]); // 9
 
 get_answer@0([0]: GasBuiltin, [1]: System, [2]: ${span}) -> (GasBuiltin, System, ${result});
 `);
-  const felts = encodeSierraProgram({
-    sierraVersion: { major: 1, minor: 7, patch: 0 },
-    compilerVersion: { major: 2, minor: 11, patch: 0 },
-    program,
-  });
-  const contract = {
-    sierra_program: felts.map((x) => num.toHex(x)),
-    contract_class_version: '0.1.0',
-    entry_points_by_type: {
-      CONSTRUCTOR: [],
-      EXTERNAL: [{ selector: hash.getSelectorFromName('get_answer'), function_idx: 0 }],
-      L1_HANDLER: [],
+  const contract = sierraContractClass(program, { get_answer: 0 }, [
+    {
+      type: 'function',
+      name: 'get_answer',
+      inputs: [],
+      outputs: [{ type: 'core::felt252' }],
+      state_mutability: 'view',
     },
-    abi: [
-      {
-        type: 'function',
-        name: 'get_answer',
-        inputs: [],
-        outputs: [{ type: 'core::felt252' }],
-        state_mutability: 'view',
-      },
-    ],
-  };
+  ]);
   return { contract, classHash: hash.computeSierraContractClassHash(contract as never) };
 }
