@@ -1,70 +1,35 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedProcess, startAnvil } from '../embedded/startAnvil.js';
+import { type SpawnedGateway, spawnGateway } from '../test-support/spawnGateway.js';
 import { postJson } from '../test-support/startTestGateway.js';
 
 // The gateway as users run it (the built CLI), writing its access log to stderr.
-const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
-
 let anvil: EmbeddedProcess;
-let dir: string;
-let child: ChildProcess;
-let stderr = '';
-let ready: { networks: Record<string, { http: string; ws: string }>; devKey: { key: string; secret: string } };
+let gateway: SpawnedGateway;
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  dir = await mkdtemp(join(tmpdir(), 'nodegate-access-log-'));
-  const configFile = join(dir, 'config.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
-      devKey: true,
-      log: { access: true },
-      networks: [
-        {
-          name: 'eth-devnet',
-          family: 'eth',
-          pathPrefix: '/eth-devnet',
-          upstreams: [{ name: 'anvil', http: anvil.http, ws: anvil.ws }],
-        },
-      ],
-    }),
-  );
-  const readyFile = join(dir, 'ready.json');
-  child = spawn(process.execPath, [CLI, 'start', '--config', configFile, '--ready-file', readyFile]);
-  child.stdout!.resume();
-  child.stderr!.on('data', (c) => (stderr += c));
-  for (let i = 0; i < 600 && !existsSync(readyFile); i++) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  ready = JSON.parse(await readFile(readyFile, 'utf8'));
+  gateway = await spawnGateway({
+    devKey: true,
+    log: { access: true },
+    networks: [
+      {
+        name: 'eth-devnet',
+        family: 'eth',
+        pathPrefix: '/eth-devnet',
+        upstreams: [{ name: 'anvil', http: anvil.http, ws: anvil.ws }],
+      },
+    ],
+  });
 });
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await gateway?.stop();
   await anvil?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 /** The access lines written so far (stderr may also hold other log lines). */
-const accessLines = () =>
-  stderr
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l))
-    .filter((o) => o.msg === 'request');
+const accessLines = (): any[] => gateway.logLines().filter((o) => o.msg === 'request');
 
 const waitForLines = async (n: number) => {
   for (let i = 0; i < 200 && accessLines().length < n; i++) await new Promise((r) => setTimeout(r, 25));
@@ -73,13 +38,13 @@ const waitForLines = async (n: number) => {
 
 describe('access log of a running gateway', () => {
   it('writes one JSON line per finished request with its request id, and never the key', async () => {
-    const { key, secret } = ready.devKey;
-    const url = `${ready.networks['eth-devnet']!.http}/v3/${key}`;
+    const { key, secret } = gateway.ready.devKey!;
+    const url = `${gateway.ready.networks['eth-devnet']!.http}/v3/${key}`;
     const call = (method: string, id = 1) => ({ jsonrpc: '2.0', id, method, params: [] });
     expect((await postJson(url, call('eth_chainId'))).status).toBe(200);
     expect((await postJson(url, [call('eth_blockNumber', 1), call('eth_chainId', 2)])).status).toBe(200);
     expect((await postJson(url, call('eth_madeUp'))).status).toBe(200);
-    const ws = new WebSocket(`${ready.networks['eth-devnet']!.ws}/ws/v3/${key}`);
+    const ws = new WebSocket(`${gateway.ready.networks['eth-devnet']!.ws}/ws/v3/${key}`);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const answered = new Promise((resolve) => ws.once('message', resolve));
     ws.send(JSON.stringify(call('eth_chainId', 9)));
@@ -106,6 +71,7 @@ describe('access log of a running gateway', () => {
     expect(new Set(lines.map((l) => l.requestId)).size).toBe(4);
     expect(lines[0]).toMatchObject({ upstream: 'anvil', credits: 5 });
     expect(lines[3]).toMatchObject({ errorCode: -32601, credits: 0 });
+    const stderr = gateway.stderr();
     expect(stderr).not.toContain(key);
     expect(stderr).not.toContain(secret);
   });

@@ -2,38 +2,9 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ethMethods } from '../families/eth/ethMethods.js';
 import { basicAuth } from '../ipfs/startIpfsTestGateway.js';
+import { metricSum as sum, parseMetrics as parse } from '../test-support/metricSamples.js';
 import { postJson, rpc, type TestGateway, startTestGateway } from '../test-support/startTestGateway.js';
 import { createTestKey, type TestKey } from '../test-support/testKeys.js';
-
-/** One series of an exposition text. */
-interface Series {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-function parse(text: string): Series[] {
-  const out: Series[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not an exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!;
-    out.push({ name: m[1]!, labels, value: Number(m[3]) });
-  }
-  return out;
-}
-
-/** The sum of every series of `name` whose labels include `labels`. */
-function sum(series: Series[], name: string, labels: Record<string, string> = {}): number {
-  let total = 0;
-  for (const s of series) {
-    if (s.name !== name) continue;
-    if (Object.entries(labels).every(([k, v]) => s.labels[k] === v)) total += s.value;
-  }
-  return total;
-}
 
 let t: TestGateway;
 let a: TestKey;

@@ -1,116 +1,53 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil } from '../embedded/startAnvil.js';
 import { createFaultUpstream, type FaultUpstream } from '../test-support/createFaultUpstream.js';
+import { metricValue as value, parseMetrics } from '../test-support/metricSamples.js';
+import { type SpawnedGateway, spawnGateway } from '../test-support/spawnGateway.js';
 import { rpc } from '../test-support/startTestGateway.js';
+import { until } from '../test-support/until.js';
 
 // What operators see of an upstream that fails and recovers: the gateway as users run it (the
 // built CLI, logs on stderr), two fault proxies in front of one anvil, /metrics scraped.
-const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
-
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let f1: FaultUpstream;
 let f2: FaultUpstream;
-let dir: string;
-let child: ChildProcess;
-let stderr = '';
+let gateway: SpawnedGateway;
 let url: string;
 let metricsUrl: string;
 
-interface Sample {
-  readonly name: string;
-  readonly labels: Record<string, string>;
-  readonly value: number;
-}
-/** The samples of a Prometheus text exposition. */
-function parse(text: string): Sample[] {
-  const out: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (m === null) continue;
-    const labels: Record<string, string> = {};
-    for (const [, k, v] of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[k!] = v!;
-    out.push({ name: m[1]!, labels, value: Number(m[3]) });
-  }
-  return out;
-}
-const scrape = async () => parse(await (await fetch(metricsUrl)).text());
-/** The value of the one sample of `name` whose labels include `labels`. */
-const value = (samples: Sample[], name: string, labels: Record<string, string>) => {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  if (found.length !== 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
-  return found[0]!.value;
-};
-const logLines = () =>
-  stderr
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, any>);
-const until = async <T>(check: () => Promise<T | undefined>, what: string): Promise<T> => {
-  for (let i = 0; i < 100; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+const scrape = async () => parseMetrics(await (await fetch(metricsUrl)).text());
+const logLines = () => gateway.logLines();
 
 beforeAll(async () => {
   anvil = await startAnvil();
   [f1, f2] = await Promise.all([createFaultUpstream(anvil.http), createFaultUpstream(anvil.http)]);
-  dir = await mkdtemp(join(tmpdir(), 'nodegate-upstream-obs-'));
-  const configFile = join(dir, 'config.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
-      devKey: true,
-      log: { access: true },
-      metrics: { enabled: true, auth: 'none' },
-      cache: { enabled: false },
-      networks: [
-        {
-          name: 'mainnet',
-          family: 'eth',
-          pathPrefix: '/mainnet',
-          upstreams: [
-            { name: 'first', http: f1.url },
-            { name: 'second', http: f2.url },
-          ],
-          policy: { probeIntervalMs: 200, breakerFailures: 3, breakerOpenMs: 500, exploreShare: 0, hedge: false },
-        },
-      ],
-    }),
-  );
-  const readyFile = join(dir, 'ready.json');
-  child = spawn(process.execPath, [CLI, 'start', '--config', configFile, '--ready-file', readyFile]);
-  child.stdout!.resume();
-  child.stderr!.on('data', (c) => {
-    stderr += c;
+  gateway = await spawnGateway({
+    devKey: true,
+    log: { access: true },
+    metrics: { enabled: true, auth: 'none' },
+    cache: { enabled: false },
+    networks: [
+      {
+        name: 'mainnet',
+        family: 'eth',
+        pathPrefix: '/mainnet',
+        upstreams: [
+          { name: 'first', http: f1.url },
+          { name: 'second', http: f2.url },
+        ],
+        policy: { probeIntervalMs: 200, breakerFailures: 3, breakerOpenMs: 500, exploreShare: 0, hedge: false },
+      },
+    ],
   });
-  for (let i = 0; i < 600 && !existsSync(readyFile); i++) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const ready = JSON.parse(await readFile(readyFile, 'utf8'));
-  url = `${ready.networks.mainnet.http}/v3/${ready.devKey.key}`;
+  const ready = gateway.ready;
+  url = `${ready.networks.mainnet!.http}/v3/${ready.devKey!.key}`;
   metricsUrl = `${new URL(ready.admin.url).origin}/metrics`;
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await gateway?.stop();
   await Promise.all([f1?.close(), f2?.close()]);
   await anvil?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('an upstream that fails and recovers, as metrics and logs show it', () => {

@@ -1,13 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../config/validateConfig.js';
 import { startAnvil } from '../embedded/startAnvil.js';
-import { type RunningGateway, startGateway } from '../main.js';
 import { createFaultUpstream, type Fault, type FaultUpstream } from '../test-support/createFaultUpstream.js';
+import { type PolicyGateway, startPolicyGateway } from '../test-support/startPolicyGateway.js';
 import { rpc } from '../test-support/startTestGateway.js';
 import { createTestKey } from '../test-support/testKeys.js';
+import { until } from '../test-support/until.js';
 
 // "No such block" answers against the heads: two real anvils (one mined further than the other)
 // behind fault proxies that word a block beyond the node's head as geth does (-32000 "header not
@@ -16,8 +13,7 @@ let lo: Awaited<ReturnType<typeof startAnvil>>;
 let hi: Awaited<ReturnType<typeof startAnvil>>;
 let fLo: FaultUpstream;
 let fHi: FaultUpstream;
-let gw: RunningGateway;
-let dir: string;
+let t: PolicyGateway;
 let url: string;
 let otherUrl: string;
 
@@ -25,14 +21,7 @@ const pass = (): Fault => ({ kind: 'pass' });
 // the upstream ahead is slow, so the one behind keeps the routing and its answers are the ones tested
 const slow = (): Fault => ({ kind: 'slow', ms: 150 });
 const addr = `0x${'ab'.repeat(20)}`;
-const upstreams = async () => ((await (await fetch(`${gw.url}/health`)).json()) as any).networks.mainnet.upstreams;
-const until = async (check: () => Promise<boolean>, what: string) => {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+const upstreams = async () => (await t.health()).mainnet.upstreams;
 
 beforeAll(async () => {
   [lo, hi] = await Promise.all([startAnvil(), startAnvil()]);
@@ -41,38 +30,27 @@ beforeAll(async () => {
     createFaultUpstream(hi.http, { gethErrors: true }),
   ]);
   fHi.script(slow);
-  dir = await mkdtemp(join(tmpdir(), 'nodegate-heads-'));
-  gw = await startGateway(
-    validateConfig({
-      listen: '127.0.0.1:0',
-      dataDir: dir,
-      devKey: true,
-      cache: { enabled: false },
-      networks: [
-        {
-          name: 'mainnet',
-          family: 'eth',
-          pathPrefix: '/mainnet',
-          upstreams: [
-            { name: 'behind', http: fLo.url },
-            { name: 'ahead', http: fHi.url },
-          ],
-          // no hedging nor exploration: the counts below are exact
-          policy: { probeIntervalMs: 500, hedge: false, breakerFailures: 3, exploreShare: 0 },
-        },
+  t = await startPolicyGateway([
+    {
+      name: 'mainnet',
+      family: 'eth',
+      pathPrefix: '/mainnet',
+      upstreams: [
+        { name: 'behind', http: fLo.url },
+        { name: 'ahead', http: fHi.url },
       ],
-    }),
-  );
-  url = `${gw.networks.mainnet!.http}/v3/${gw.devKey!.key}`;
-  const other = await createTestKey(gw, { plan: 'developer' });
-  otherUrl = `${gw.networks.mainnet!.http}/v3/${other.key}`;
+      // no hedging nor exploration: the counts below are exact
+      policy: { probeIntervalMs: 500, hedge: false, breakerFailures: 3, exploreShare: 0 },
+    },
+  ]);
+  url = t.url('mainnet');
+  otherUrl = t.url('mainnet', (await createTestKey(t.gw, { plan: 'developer' })).key);
 });
 
 afterAll(async () => {
-  await gw?.close();
+  await t?.stop();
   await Promise.all([fLo?.close(), fHi?.close()]);
   await Promise.all([lo?.stop(), hi?.stop()]);
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('"no such block" answers and the heads', () => {

@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../config/validateConfig.js';
 import { startAnvil } from '../embedded/startAnvil.js';
-import { type RunningGateway, startGateway } from '../main.js';
 import { createFaultUpstream, type FaultUpstream } from '../test-support/createFaultUpstream.js';
+import { type PolicyGateway, startPolicyGateway } from '../test-support/startPolicyGateway.js';
 import { rpc } from '../test-support/startTestGateway.js';
 
 // Two real anvils at different heights behind one gateway network: the one ahead goes away and
@@ -16,56 +12,45 @@ let behind: Awaited<ReturnType<typeof startAnvil>>;
 let solo: Awaited<ReturnType<typeof startAnvil>>;
 let fAhead: FaultUpstream;
 let fBehind: FaultUpstream;
-let gw: RunningGateway;
-let dir: string;
+let t: PolicyGateway;
 let url: string;
 let soloUrl: string;
 
 const n = (hex: string) => Number.parseInt(hex, 16);
-const upstreams = async () => ((await (await fetch(`${gw.url}/health`)).json()) as any).networks.mainnet.upstreams;
+const upstreams = async () => (await t.health()).mainnet.upstreams;
 
 beforeAll(async () => {
   [ahead, behind, solo] = await Promise.all([startAnvil(), startAnvil(), startAnvil()]);
   await Promise.all([rpc(ahead.http, 'anvil_mine', ['0xa']), rpc(behind.http, 'anvil_mine', ['0x5'])]);
   [fAhead, fBehind] = await Promise.all([createFaultUpstream(ahead.http), createFaultUpstream(behind.http)]);
-  dir = await mkdtemp(join(tmpdir(), 'nodegate-heads-'));
-  gw = await startGateway(
-    validateConfig({
-      listen: '127.0.0.1:0',
-      dataDir: dir,
-      devKey: true,
-      // the network's own guard, not the response cache, is under test
-      cache: { enabled: false },
-      networks: [
-        {
-          name: 'mainnet',
-          family: 'eth',
-          pathPrefix: '/mainnet',
-          // the one behind first in the config: routing by position alone would pick it
-          upstreams: [
-            { name: 'behind', http: fBehind.url },
-            { name: 'ahead', http: fAhead.url },
-          ],
-          policy: { probeIntervalMs: 300, breakerFailures: 3, breakerOpenMs: 60_000 },
-        },
-        {
-          name: 'solo',
-          family: 'eth',
-          pathPrefix: '/solo',
-          upstreams: [{ name: 'solo', http: solo.http }],
-        },
+  // (no response cache: the network's own guard is under test)
+  t = await startPolicyGateway([
+    {
+      name: 'mainnet',
+      family: 'eth',
+      pathPrefix: '/mainnet',
+      // the one behind first in the config: routing by position alone would pick it
+      upstreams: [
+        { name: 'behind', http: fBehind.url },
+        { name: 'ahead', http: fAhead.url },
       ],
-    }),
-  );
-  url = `${gw.networks.mainnet!.http}/v3/${gw.devKey!.key}`;
-  soloUrl = `${gw.networks.solo!.http}/v3/${gw.devKey!.key}`;
+      policy: { probeIntervalMs: 300, breakerFailures: 3, breakerOpenMs: 60_000 },
+    },
+    {
+      name: 'solo',
+      family: 'eth',
+      pathPrefix: '/solo',
+      upstreams: [{ name: 'solo', http: solo.http }],
+    },
+  ]);
+  url = t.url('mainnet');
+  soloUrl = t.url('solo');
 });
 
 afterAll(async () => {
-  await gw?.close();
+  await t?.stop();
   await Promise.all([fAhead?.close(), fBehind?.close()]);
   await Promise.all([ahead?.stop(), behind?.stop(), solo?.stop()]);
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('a client never sees the head go backwards', () => {

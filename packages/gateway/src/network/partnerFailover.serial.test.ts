@@ -1,12 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil } from '../embedded/startAnvil.js';
 import { OPERATOR_ACCOUNT_ID } from '../store/sql.js';
 import { createFaultUpstream, type FaultUpstream } from '../test-support/createFaultUpstream.js';
+import { type SpawnedGateway, spawnGateway } from '../test-support/spawnGateway.js';
 import { postJson, rpc } from '../test-support/startTestGateway.js';
 
 // Failover protection, proven with real parts: two primary anvils and a partner anvil holding the
@@ -14,7 +10,6 @@ import { postJson, rpc } from '../test-support/startTestGateway.js';
 // in its own process (the built CLI, its log and access log on stderr), clients with a
 // Growth-plan key asking for failover while both primaries are killed with SIGKILL. The partner
 // sits behind a counting proxy, so what reaches it is known.
-const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 const GENESIS = 1_700_000_000;
 const FROM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // anvil's first dev account
 const TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -22,10 +17,8 @@ const TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 let primaries: Awaited<ReturnType<typeof startAnvil>>[];
 let partnerNode: Awaited<ReturnType<typeof startAnvil>>;
 let partner: FaultUpstream;
-let dir: string;
-let child: ChildProcess;
-let stderr = '';
-let ready: { networks: Record<string, { http: string }>; admin: { url: string; token: string } };
+let gateway: SpawnedGateway;
+let ready: SpawnedGateway['ready'];
 let base: string;
 const blocks: string[] = [];
 const txs: string[] = [];
@@ -70,11 +63,7 @@ const admin = async (method: string, path: string, body?: unknown) => {
   return (await res.json()) as any;
 };
 const keyUrl = (key: string) => `${ready.networks.mainnet!.http}/v3/${key}`;
-const logLines = () =>
-  stderr
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, any>);
+const logLines = () => gateway.logLines();
 
 beforeAll(async () => {
   const args = ['--timestamp', String(GENESIS)];
@@ -88,52 +77,30 @@ beforeAll(async () => {
   blocks.push(...chains[0]!.blocks);
   txs.push(...chains[0]!.txs);
   partner = await createFaultUpstream(partnerNode.http);
-  dir = await mkdtemp(join(tmpdir(), 'nodegate-partner-'));
-  const configFile = join(dir, 'config.json');
-  await writeFile(
-    configFile,
-    JSON.stringify({
-      listen: '127.0.0.1:0',
-      dataDir: join(dir, 'data'),
-      log: { access: true },
-      metrics: { enabled: true, auth: 'none' },
-      // answers by hash would come from the cache: the routing is under test
-      cache: { enabled: false },
-      networks: [
-        {
-          name: 'mainnet',
-          family: 'eth',
-          pathPrefix: '/mainnet',
-          upstreams: primaries.map((a, i) => ({ name: `primary-${i + 1}`, http: a.http, timeoutMs: 2_000 })),
-          partners: [{ name: 'partner', http: partner.url }],
-          policy: { probeIntervalMs: 250 },
-        },
-      ],
-    }),
-  );
-  const readyFile = join(dir, 'ready.json');
-  child = spawn(process.execPath, [CLI, 'start', '--config', configFile, '--ready-file', readyFile]);
-  child.stdout!.resume();
-  child.stderr!.on('data', (c) => {
-    stderr += c;
+  gateway = await spawnGateway({
+    log: { access: true },
+    metrics: { enabled: true, auth: 'none' },
+    // answers by hash would come from the cache: the routing is under test
+    cache: { enabled: false },
+    networks: [
+      {
+        name: 'mainnet',
+        family: 'eth',
+        pathPrefix: '/mainnet',
+        upstreams: primaries.map((a, i) => ({ name: `primary-${i + 1}`, http: a.http, timeoutMs: 2_000 })),
+        partners: [{ name: 'partner', http: partner.url }],
+        policy: { probeIntervalMs: 250 },
+      },
+    ],
   });
-  for (let i = 0; i < 600 && !existsSync(readyFile); i++) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  ready = JSON.parse(await readFile(readyFile, 'utf8'));
+  ready = gateway.ready;
   base = new URL(ready.admin.url).origin;
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await gateway?.stop();
   await partner?.close();
   await Promise.all([...(primaries ?? []), partnerNode].map((a) => a?.stop()));
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('failover protection with the primaries killed under load', () => {

@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../config/validateConfig.js';
 import { startAnvil } from '../embedded/startAnvil.js';
-import { type RunningGateway, startGateway } from '../main.js';
+import type { RunningGateway } from '../main.js';
 import { createFaultUpstream, type FaultUpstream } from '../test-support/createFaultUpstream.js';
+import { type PolicyGateway, startPolicyGateway } from '../test-support/startPolicyGateway.js';
 import { postJson, rpc } from '../test-support/startTestGateway.js';
 import { createTestKey } from '../test-support/testKeys.js';
 
@@ -16,14 +13,14 @@ let partner: Awaited<ReturnType<typeof startAnvil>>;
 let f1: FaultUpstream;
 let f2: FaultUpstream;
 let solo: FaultUpstream;
+let t: PolicyGateway;
 let gw: RunningGateway;
-let dir: string;
 let devUrl: string;
 let growthUrl: string;
 let soloUrl: string;
 
 const pass = () => ({ kind: 'pass' }) as const;
-const health = async () => ((await (await fetch(`${gw.url}/health`)).json()) as any).networks;
+const health = () => t.health();
 
 beforeAll(async () => {
   [anvil, partner] = await Promise.all([startAnvil(), startAnvil({ chainId: 31337 })]);
@@ -32,48 +29,38 @@ beforeAll(async () => {
     createFaultUpstream(anvil.http),
     createFaultUpstream(anvil.http),
   ]);
-  dir = await mkdtemp(join(tmpdir(), 'nodegate-policies-'));
-  gw = await startGateway(
-    validateConfig({
-      listen: '127.0.0.1:0',
-      dataDir: dir,
-      devKey: true,
-      // the policies alone: no response cache (and no head tracker traffic) in the counts
-      cache: { enabled: false },
-      networks: [
-        {
-          name: 'mainnet',
-          family: 'eth',
-          pathPrefix: '/mainnet',
-          upstreams: [
-            { name: 'first', http: f1.url },
-            { name: 'second', http: f2.url },
-          ],
-          partners: [{ name: 'partner', http: partner.http }],
-          // no exploration share: the counts below are exact
-          policy: { probeIntervalMs: 200, breakerFailures: 3, breakerOpenMs: 500, exploreShare: 0 },
-        },
-        {
-          name: 'solo',
-          family: 'eth',
-          pathPrefix: '/solo',
-          upstreams: [{ name: 'solo', http: solo.url }],
-          policy: { probeIntervalMs: 600_000, methodTimeoutsMs: { eth_getBalance: 300 } },
-        },
+  // (no response cache: the policies alone, and no head tracker traffic, in the counts)
+  t = await startPolicyGateway([
+    {
+      name: 'mainnet',
+      family: 'eth',
+      pathPrefix: '/mainnet',
+      upstreams: [
+        { name: 'first', http: f1.url },
+        { name: 'second', http: f2.url },
       ],
-    }),
-  );
-  devUrl = `${gw.networks.mainnet!.http}/v3/${gw.devKey!.key}`;
-  soloUrl = `${gw.networks.solo!.http}/v3/${gw.devKey!.key}`;
-  const growth = await createTestKey(gw, { plan: 'growth' });
-  growthUrl = `${gw.networks.mainnet!.http}/v3/${growth.key}`;
+      partners: [{ name: 'partner', http: partner.http }],
+      // no exploration share: the counts below are exact
+      policy: { probeIntervalMs: 200, breakerFailures: 3, breakerOpenMs: 500, exploreShare: 0 },
+    },
+    {
+      name: 'solo',
+      family: 'eth',
+      pathPrefix: '/solo',
+      upstreams: [{ name: 'solo', http: solo.url }],
+      policy: { probeIntervalMs: 600_000, methodTimeoutsMs: { eth_getBalance: 300 } },
+    },
+  ]);
+  gw = t.gw;
+  devUrl = t.url('mainnet');
+  soloUrl = t.url('solo');
+  growthUrl = t.url('mainnet', (await createTestKey(gw, { plan: 'growth' })).key);
 });
 
 afterAll(async () => {
-  await gw?.close();
+  await t?.stop();
   await Promise.all([f1?.close(), f2?.close(), solo?.close()]);
   await Promise.all([anvil?.stop(), partner?.stop()]);
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('upstream policies through the gateway', () => {

@@ -18,6 +18,10 @@ export interface Ready {
 export interface SpawnedGateway {
   readonly child: ChildProcess;
   readonly ready: Ready;
+  /** What it wrote to stderr so far: its log and, with `log.access`, its access log. */
+  stderr(): string;
+  /** The JSON lines of `stderr()`, parsed. */
+  logLines(): Record<string, any>[];
   /** SIGTERM, wait for the exit, remove the data directory. */
   stop(): Promise<void>;
 }
@@ -25,10 +29,12 @@ export interface SpawnedGateway {
 /**
  * Starts `nodegate start` in its own process (with `npm start`'s V8 flags) on a config made of
  * `config` plus a free loopback port and a temporary data directory, and waits for its ready
- * file: for tests that measure the gateway's latency or memory apart from the test's own.
+ * file: for tests that measure the gateway's latency or memory apart from the test's own, and
+ * tests of the gateway as users run it (its log lines on stderr).
  *
  * @example
- * const gw = await spawnGateway({ devKey: true, networks: [...] });
+ * const gw = await spawnGateway({ devKey: true, log: { access: true }, networks: [...] });
+ * gw.logLines().filter((l) => l.msg === 'request');
  * await gw.stop();
  */
 export async function spawnGateway(config: Record<string, unknown>): Promise<SpawnedGateway> {
@@ -39,16 +45,28 @@ export async function spawnGateway(config: Record<string, unknown>): Promise<Spa
   const child = spawn(
     process.execPath,
     ['--max-semi-space-size=32', CLI, 'start', '--config', configFile, '--ready-file', readyFile],
-    { stdio: 'ignore' },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  let stderr = '';
+  child.stderr!.on('data', (c) => {
+    stderr += c;
+  });
   for (let i = 0; i < 600 && !existsSync(readyFile); i++) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null) {
+      throw new Error(`the gateway exited with ${child.exitCode} before it was ready: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const ready = JSON.parse(await readFile(readyFile, 'utf8')) as Ready;
   return {
     child,
     ready,
+    stderr: () => stderr,
+    logLines: () =>
+      stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, any>),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
