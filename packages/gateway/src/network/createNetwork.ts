@@ -1,4 +1,4 @@
-import type { NetworkSettings, UpstreamPolicy } from '../config/types.js';
+import type { NetworkSettings } from '../config/types.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { GatewayError, UpstreamRpcError } from '../errors/GatewayError.js';
 import type { FamilyHandler } from '../families/FamilyHandler.js';
@@ -160,18 +160,6 @@ interface Call {
   readonly raw: boolean;
 }
 
-const DEFAULT_POLICY: UpstreamPolicy = {
-  probeIntervalMs: 2_000,
-  retries: 2,
-  hedge: true,
-  breakerFailures: 5,
-  breakerOpenMs: 1_000,
-  methodTimeoutsMs: {},
-  exploreShare: 0.02,
-  capabilityTtlMs: 600_000,
-  partnerProbeIntervalMs: 300_000,
-};
-
 /** Resolves after `ms`, or at once when `signal` aborts. */
 const sleep = (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((resolve) => {
@@ -262,7 +250,7 @@ export function createNetwork(
   upstreams: HttpUpstream[],
   deps: NetworkDeps = {},
 ): Network {
-  const policy = settings.policy ?? DEFAULT_POLICY;
+  const policy = settings.policy;
   const log = deps.log;
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
