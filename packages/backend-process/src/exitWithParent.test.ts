@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { alive, startTree, within } from './testing/processTree.js';
+import { alive, startTree, within } from './testing/index.js';
 
 // exitWithParent in a real process tree, with no gateway watchdog: a parent process starts the child with
 // NODEGATE_PARENT_PID set to its own pid, the test kills the parent with SIGKILL (it stops nothing), and the child

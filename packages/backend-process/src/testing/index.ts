@@ -1,2 +1,3 @@
 /** Test helpers for backends' supervision tests: process trees whose parent can be killed. */
-export { alive, startTree, within } from './processTree.js';
+export { processRuns as alive } from '../processRuns.js';
+export { startTree, within } from './processTree.js';

@@ -1,16 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-
-/** Whether a process runs (a zombie waiting to be reaped does not). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Starts a parent process that starts `node --import tsx <args>` with NODEGATE_PARENT_PID set to the parent's pid (as

@@ -1,5 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
-import { processRuns } from './processRuns.js';
+import { processRuns } from '@nodegate/backend-process';
 
 /** What a pid file of an embedded backend holds. */
 export interface PidFile {
