@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Account, CallData, Contract, config, ec, hash, RpcProvider, stark, uint256 } from 'starknet';
+import { bounds3, readCairoTestData as read, readTestContract } from '@nodegate/starknet-devchain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StarknetTestGateway, startStarknetTestGateway } from '../../test-support/startStarknetTestGateway.js';
 import { postJson } from '../../test-support/startTestGateway.js';
@@ -11,10 +12,6 @@ import { postJson } from '../../test-support/startTestGateway.js';
 // are the Cairo compiler's test data, read in place from the shared fixtures.
 config.set('logLevel', 'ERROR');
 
-const FIXTURES =
-  process.env.CAIRO_TEST_DATA ?? join(import.meta.dirname, '../../../../../../shared/fixtures/cairo-test-data');
-const read = (name: string, kind = 'contract_class') =>
-  JSON.parse(readFileSync(join(FIXTURES, `${name}.${kind}.json`), 'utf8'));
 const HYPERLANE_DIST = dirname(createRequire(import.meta.url).resolve('@hyperlane-xyz/starknet-core'));
 /** A class of the npm package @hyperlane-xyz/starknet-core (OpenZeppelin components, compiler 2.10): its artifacts are ES modules of one JSON literal. */
 const readHyperlane = (name: string, kind = 'contract_class') => {
@@ -22,19 +19,8 @@ const readHyperlane = (name: string, kind = 'contract_class') => {
   return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1));
 };
 const sel = (name: string) => hash.getSelectorFromName(name);
-/** One of nodegate's own test contracts (packages/sierra-vm/test-contracts, compiled from Cairo by wasm-cairo). */
-const readTestContract = (name: string) =>
-  JSON.parse(
-    readFileSync(join(import.meta.dirname, `../../../../sierra-vm/test-contracts/${name}.contract_class.json`), 'utf8'),
-  );
 /** Explicit bounds, so that starknet.js does not estimate a transaction that is meant to fail. */
-const BOUNDS = {
-  resourceBounds: {
-    l1_gas: { max_amount: 0n, max_price_per_unit: 2n * 10n ** 9n },
-    l2_gas: { max_amount: 2n * 10n ** 7n, max_price_per_unit: 2n * 10n ** 9n },
-    l1_data_gas: { max_amount: 5000n, max_price_per_unit: 2n * 10n ** 9n },
-  },
-};
+const BOUNDS = { resourceBounds: bounds3(2n * 10n ** 7n) };
 
 let t: StarknetTestGateway;
 let provider: RpcProvider;
@@ -49,11 +35,12 @@ const rpc = async (method: string, params: unknown) =>
     error?: { code: number; message: string; data?: unknown };
   };
 const wait = (h: string) => provider.waitForTransaction(h, { retryInterval: 50 });
-/** Declares a fixture class with its CASM hash unless an earlier test already did; its class hash. */
-const declareOnce = async (name: string, contract = read(name)) => {
-  const compiledClassHash = name.startsWith('test-contracts/')
-    ? '0x1' // our own contracts have no CASM: the compiled class hash is only carried, as a declarer sends it
-    : hash.computeCompiledClassHash(read(name, 'compiled_contract_class'));
+/** Declares a fixture class (with its CASM hash) or one of our own test contracts (`test-contracts/<name>`) unless an earlier test already did; its class hash. */
+const declareOnce = async (name: string) => {
+  const own = name.startsWith('test-contracts/');
+  const contract = own ? readTestContract(name.slice('test-contracts/'.length)) : read(name);
+  // our own contracts have no CASM: the compiled class hash is only carried, as a declarer sends it
+  const compiledClassHash = own ? '0x1' : hash.computeCompiledClassHash(read(name, 'compiled_contract_class'));
   const r = await alice.declareIfNot({ contract, compiledClassHash });
   if (r.transaction_hash) expect((await wait(r.transaction_hash)).isSuccess()).toBe(true);
   return r.class_hash;
@@ -165,16 +152,8 @@ describe("users' own Cairo contracts through nodegate (starknet.js)", () => {
   });
 
   it('a proxy runs its implementation through library_call, and the trace shows the nested call', async () => {
-    const declare = async (name: string) => {
-      const r = await alice.declare({
-        contract: read(name),
-        compiledClassHash: hash.computeCompiledClassHash(read(name, 'compiled_contract_class')),
-      });
-      await wait(r.transaction_hash);
-      return r.class_hash;
-    };
-    const counterClass = await declare('upgradable_counter__counter_contract');
-    const proxyClass = await declare('proxy__proxy');
+    const counterClass = await declareOnce('upgradable_counter__counter_contract');
+    const proxyClass = await declareOnce('proxy__proxy');
     const deployed = await alice.deploy({ classHash: proxyClass, constructorCalldata: [counterClass], salt: '0x1' });
     await wait(deployed.transaction_hash);
     const proxy = deployed.contract_address[0]!;
@@ -402,7 +381,7 @@ describe("users' own Cairo contracts through nodegate (starknet.js)", () => {
   });
   it('a contract deploys another with deploy_syscall: the child lives at the address the factory computes and runs', async () => {
     const erc20 = await declareOnce('erc20__erc_20');
-    const factoryClass = await declareOnce('test-contracts/factory', readTestContract('factory'));
+    const factoryClass = await declareOnce('test-contracts/factory');
     const f = await alice.deploy({ classHash: factoryClass, salt: '0xfac' });
     expect((await wait(f.transaction_hash)).isSuccess()).toBe(true);
     const factory = f.contract_address[0]!;
