@@ -1,3 +1,4 @@
+import { ethBlockParam } from '../families/eth/ethBlockParam.js';
 import type { MethodTraits } from '../families/types.js';
 import type { HeadTracker } from './createHeadTracker.js';
 import { ethCacheKey } from './ethCacheKey.js';
@@ -27,22 +28,6 @@ const underBlock = (ttlMs: number, hash: string, number?: number): CacheEntryOpt
   tag: tagOf(hash),
   block: number === undefined ? { hash: hash.toLowerCase() } : { number, hash: hash.toLowerCase() },
 });
-
-/** Where a by-block call's block parameter is (Ethereum positional params). */
-const BLOCK_PARAM: Readonly<Record<string, number>> = {
-  eth_getBalance: 1,
-  eth_getCode: 1,
-  eth_getTransactionCount: 1,
-  eth_getStorageAt: 2,
-  eth_getProof: 2,
-  eth_call: 1,
-  eth_getBlockByNumber: 0,
-  eth_getTransactionByBlockNumberAndIndex: 0,
-  eth_getBlockReceipts: 0,
-  eth_getBlockTransactionCountByNumber: 0,
-  eth_getUncleByBlockNumberAndIndex: 0,
-  eth_getUncleCountByBlockNumber: 0,
-};
 
 /**
  * Decides for an Ethereum call whether the cache may answer it, from its method table row
@@ -102,9 +87,9 @@ export function planCacheEntry(
       };
     }
     case 'by-block': {
-      const at = BLOCK_PARAM[method];
-      if (at === undefined) return undefined;
-      const b = list[at];
+      const where = ethBlockParam(method);
+      if (where === undefined || where.filter) return undefined;
+      const b = list[where.at];
       let decided: CacheEntryOptions | undefined;
       if (b === 'earliest') decided = { ttlMs: TTL.final };
       else if (isHexNumber(b)) decided = byNumber(Number.parseInt(b, 16));

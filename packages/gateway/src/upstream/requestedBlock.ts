@@ -1,31 +1,11 @@
-import { ethMethods } from '../families/eth/ethMethods.js';
-import { BLOCK_TAGS, parseBlockOrHash, parseBlockTag, parseLogFilter } from '../families/eth/params.js';
-import type { MethodPolicy } from '../families/types.js';
+import { ethBlockParam } from '../families/eth/ethBlockParam.js';
+import { BLOCK_TAGS } from '../families/eth/params.js';
 
 /** The block a call names: a height, a tag (`latest`, `pending`, `safe`, `finalized`, `earliest`), or a hash. */
 export type BlockRef =
   | { readonly kind: 'number'; readonly number: number }
   | { readonly kind: 'tag'; readonly tag: string }
   | { readonly kind: 'hash' };
-
-/**
- * Where each Ethereum method names its block, read once from the method table: the position of
- * its block parameter (a param parsed as a block tag, or block-or-hash), or of its log filter
- * (`fromBlock`/`toBlock`/`blockHash`). No method name list: a new row with a block parameter is
- * covered by being in the table.
- */
-const ETH_BLOCK_PARAM = (() => {
-  const found = new Map<string, { readonly at: number; readonly filter: boolean }>();
-  const table: Readonly<Record<string, MethodPolicy>> = ethMethods;
-  for (const [method, row] of Object.entries(table)) {
-    if (row.kind === 'subscription') continue;
-    const at = row.params.findIndex(
-      (p) => p.parse === parseBlockTag || p.parse === parseBlockOrHash || p.parse === parseLogFilter,
-    );
-    if (at >= 0) found.set(method, { at, filter: row.params[at]!.parse === parseLogFilter });
-  }
-  return found;
-})();
 
 const QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
 
@@ -82,7 +62,7 @@ export function requestedBlock(method: string, params: unknown): BlockRef | unde
     const id = (params as Record<string, unknown>).block_id;
     return id === undefined ? undefined : starknetRef(id);
   }
-  const where = ETH_BLOCK_PARAM.get(method);
+  const where = ethBlockParam(method);
   if (where === undefined || !Array.isArray(params)) return undefined;
   const v: unknown = params[where.at];
   if (!where.filter) return ethRef(v);
