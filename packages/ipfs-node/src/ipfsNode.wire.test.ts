@@ -232,7 +232,7 @@ describe('Kubo wire behaviour (embedded node, raw HTTP)', () => {
     expect(res.body.toString()).toBe('hello\n');
   });
 
-  it('get with compress returns a gzipped tar (a lone file without archive: gzipped bytes)', async () => {
+  it('get with compress and archive returns a gzipped tar (a lone file without archive: gzipped bytes)', async () => {
     const dir = await raw(
       `${api}/api/v0/add`,
       multipart([
@@ -246,7 +246,7 @@ describe('Kubo wire behaviour (embedded node, raw HTTP)', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { Name: string; Hash: string });
     const root = lines.find((l) => l.Name === 'g')!.Hash;
-    const tgz = await raw(`${api}/api/v0/get?arg=${root}&compress=true`);
+    const tgz = await raw(`${api}/api/v0/get?arg=${root}&compress=true&archive=true`);
     expect(tgz.status).toBe(200);
     const tar = gunzipSync(tgz.body).toString('latin1');
     expect(tar).toContain(`${root}/one.txt`);

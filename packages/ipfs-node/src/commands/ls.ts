@@ -1,6 +1,8 @@
 import { resolvePath } from '../dag/resolvePath.js';
 import { inspectNode } from '../unixfs/inspectNode.js';
+import { goFileMode, goTimeJson } from '../unixfs/goFileMode.js';
 import { listDirectory } from '../unixfs/listDirectory.js';
+import { unixfsMetadata } from '../unixfs/unixfsMetadata.js';
 import type { CommandContext, CommandResult } from './types.js';
 
 /** Kubo's UnixFS type numbers in `ls` output. */
@@ -12,12 +14,17 @@ interface LsLink {
   Size: number;
   Type: number;
   Target: string;
+  /** UnixFS mode as Go's os.FileMode (0: none stored), as current Kubo answers. */
+  Mode: number;
+  /** UnixFS mtime as Go's time.Time JSON (zero time: none stored). */
+  ModTime: string;
 }
 
 /**
  * `ls`: the links of each directory (a chunked file lists its chunks), as
- * `{"Objects":[{"Hash","Links":[{Name,Hash,Size,Type,Target}]}]}`; with `stream`, one object
- * per line as entries are read.
+ * `{"Objects":[{"Hash","Links":[{Name,Hash,Size,Type,Target,Mode,ModTime}]}]}` (Mode and
+ * ModTime: the UnixFS 1.5 metadata each entry stores, read when types or sizes are resolved);
+ * with `stream`, one object per line as entries are read.
  */
 export async function ls(ctx: CommandContext): Promise<CommandResult> {
   const resolveType = ctx.options.bool('resolve-type');
@@ -34,11 +41,16 @@ export async function ls(ctx: CommandContext): Promise<CommandResult> {
         let type: number = TYPE.file;
         let size = 0n;
         let target = '';
+        let mode = 0;
+        let modTime = goTimeJson(undefined);
         if (resolveType || withSize) {
           const info = await inspectNode(store, child.cid, signal);
           type = info.type === 'hamt' ? TYPE.directory : TYPE[info.type];
           size = info.type === 'file' ? info.size : 0n;
           target = info.target ?? '';
+          const meta = info.node?.Data === undefined ? {} : unixfsMetadata(info.node.Data);
+          mode = goFileMode(meta.mode, info.type === 'hamt' ? 'directory' : info.type);
+          modTime = goTimeJson(meta.mtime);
         }
         links.push({
           Name: child.name,
@@ -46,6 +58,8 @@ export async function ls(ctx: CommandContext): Promise<CommandResult> {
           Size: withSize ? Number(size) : 0,
           Type: type,
           Target: target,
+          Mode: mode,
+          ModTime: modTime,
         });
       }
     } else if (node.type === 'file' && node.node !== undefined) {
@@ -57,6 +71,8 @@ export async function ls(ctx: CommandContext): Promise<CommandResult> {
           Size: Number(size),
           Type: TYPE.file,
           Target: '',
+          Mode: 0,
+          ModTime: goTimeJson(undefined),
         });
       });
     }

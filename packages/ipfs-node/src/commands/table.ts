@@ -9,6 +9,8 @@ import { dagGet } from './dag/get.js';
 import { dagImport } from './dag/import.js';
 import { dagPut } from './dag/put.js';
 import { dagResolve } from './dag/resolve.js';
+import { dagStat } from './dag/stat.js';
+import { dns } from './dns.js';
 import { get } from './get.js';
 import { id } from './id.js';
 import { ls } from './ls.js';
@@ -16,7 +18,12 @@ import { pinAdd } from './pin/add.js';
 import { pinLs } from './pin/ls.js';
 import { pinRm } from './pin/rm.js';
 import { pinUpdate } from './pin/update.js';
+import { refsLocal } from './refs/local.js';
+import { refs } from './refs/refs.js';
 import { repoGc } from './repo/gc.js';
+import { repoStat } from './repo/stat.js';
+import { repoVersion } from './repo/version.js';
+import { resolve } from './resolve.js';
 import type { ArgSpec, CommandSpec } from './types.js';
 import { version } from './version.js';
 
@@ -55,6 +62,11 @@ export const commandTable = {
       hash: str('sha2-256'),
       pin: bool(true),
       'pin-name': str(),
+      'preserve-mode': bool(),
+      'preserve-mtime': bool(),
+      mode: str(),
+      mtime: int(),
+      'mtime-nsecs': int(),
     },
     output: ['values'],
     run: add,
@@ -156,6 +168,13 @@ export const commandTable = {
     output: ['bytes'],
     run: dagExport,
   },
+  'dag/stat': {
+    description: 'Sizes and block counts of DAGs, from the stored blocks',
+    args: [arg('root', true, true)],
+    options: { progress: bool(true) },
+    output: ['values'],
+    run: dagStat,
+  },
   'pin/add': {
     description: 'Pin DAGs',
     args: [arg('ipfs-path', true, true)],
@@ -190,6 +209,48 @@ export const commandTable = {
     options: { 'stream-errors': bool(), quiet: bool(), silent: bool() },
     output: ['values'],
     run: repoGc,
+  },
+  'repo/stat': {
+    description: 'Size and block count of the repo',
+    args: [],
+    options: { 'size-only': bool(), human: bool() },
+    output: ['value'],
+    run: repoStat,
+  },
+  'repo/version': {
+    description: 'Repo format version',
+    args: [],
+    options: { quiet: bool() },
+    output: ['value'],
+    run: repoVersion,
+  },
+  refs: {
+    description: 'Links out of blocks (recursively with recursive)',
+    args: [arg('ipfs-path', true, true)],
+    options: { format: str(), edges: bool(), unique: bool(), recursive: bool(), 'max-depth': int(-1) },
+    output: ['values'],
+    run: refs,
+  },
+  'refs/local': {
+    description: 'Every block in the repo',
+    args: [],
+    options: {},
+    output: ['values'],
+    run: refsLocal,
+  },
+  resolve: {
+    description: 'Resolve an /ipfs/ path to the last block it reaches',
+    args: [arg('name')],
+    options: { recursive: bool(true), 'dht-record-count': int(), 'dht-timeout': str() },
+    output: ['value'],
+    run: resolve,
+  },
+  dns: {
+    description: 'DNSLink resolution (offline: always an error)',
+    args: [arg('domain-name')],
+    options: { recursive: bool(true) },
+    output: ['value'],
+    run: dns,
   },
   version: {
     description: 'Node version',

@@ -20,7 +20,10 @@ export interface ResolvedPath {
 export function parsePath(path: string): { root: CID; segments: string[] } {
   let rest = path.trim();
   if (rest.startsWith('/ipns/')) {
-    throw new IpfsNodeError('command', `cannot resolve ${path}: IPNS needs the network, this node is offline`);
+    throw new IpfsNodeError(
+      'command',
+      `could not resolve name ${path}: IPNS needs the network and this node is offline`,
+    );
   }
   if (rest.startsWith('/ipfs/')) rest = rest.slice(6);
   else if (rest.startsWith('/ipld/')) rest = rest.slice(6);
@@ -37,8 +40,9 @@ export function parsePath(path: string): { root: CID; segments: string[] } {
 
 /**
  * Resolves an IPFS path against the local blockstore: through dag-pb directories by link name
- * (HAMT-sharded directories included), through dag-cbor/dag-json values by field name or index,
- * following links into further blocks.
+ * (HAMT-sharded directories included), through dag-cbor/dag-json values by field name or index
+ * (and dag-jose objects as their JOSE form: a JWS's `link` leads to its payload), following links
+ * into further blocks.
  */
 export async function resolvePath(store: BlockStore, path: string, signal?: AbortSignal): Promise<ResolvedPath> {
   const { root, segments } = parsePath(path);
@@ -63,7 +67,7 @@ export async function resolvePath(store: BlockStore, path: string, signal?: Abor
       i++;
       continue;
     }
-    if (cid.code !== 0x71 && cid.code !== 0x0129 && cid.code !== 0x0200) {
+    if (cid.code !== 0x71 && cid.code !== 0x0129 && cid.code !== 0x0200 && cid.code !== 0x85) {
       throw new IpfsNodeError('command', `cannot resolve "${seg}" inside ${cid}: block has no fields`);
     }
     let value: unknown = codecOf(cid.code).decode(bytes);

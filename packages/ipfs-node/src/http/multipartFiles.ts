@@ -5,9 +5,20 @@ import { IpfsNodeError } from '../errors.js';
 export interface MultipartFile {
   /** Form field name without client hints (`file`, `file-1`, `dir-2`…). */
   field: string;
-  /** Decoded relative path (`planets/mars.txt`), `''` when the client sent no file name. */
+  /**
+   * Decoded path, normalised as Kubo does (`path.Clean("/" + name)` without its leading `/`:
+   * `/planets//./mars.txt` is `planets/mars.txt`, a `..` cannot climb above the root); `''`
+   * when the client sent no file name.
+   */
   path: string;
   type: 'file' | 'directory' | 'symlink';
+  /**
+   * UnixFS metadata the client sent for this entry in the form field name
+   * (`file?mode=0644&mtime=1700000000&mtime-nsecs=5`, as Kubo's clients send it); undefined
+   * when absent or unreadable (Kubo ignores values that do not parse).
+   */
+  mode?: number;
+  mtime?: { secs: bigint; nsecs?: number };
   /** The part's bytes; read it before asking for the next part. */
   content: AsyncIterable<Uint8Array>;
 }
@@ -325,12 +336,47 @@ function safeDecode(s: string): string {
 }
 
 function toFile(h: PartHeaders, content: AsyncIterable<Uint8Array>): MultipartFile {
-  const field = h.field.split('?')[0] ?? h.field;
+  const q = h.field.indexOf('?');
+  const field = q < 0 ? h.field : h.field.slice(0, q);
   const type =
     h.contentType === 'application/x-directory'
       ? 'directory'
       : h.contentType === 'application/symlink'
         ? 'symlink'
         : 'file';
-  return { field, path: safeDecode(h.filename ?? ''), type, content };
+  const file: MultipartFile = { field, path: cleanUploadName(safeDecode(h.filename ?? '')), type, content };
+  if (q >= 0) Object.assign(file, fieldMetadata(new URLSearchParams(h.field.slice(q + 1))));
+  return file;
+}
+
+/**
+ * Kubo's name normalisation of an uploaded file (`path.Clean("/" + name)`), without the leading
+ * `/`: empty and `.` segments go, `..` removes the segment before it and never climbs above the
+ * root. `'/foo/bar.txt'` is `'foo/bar.txt'`; `'a/../../b'` is `'b'`.
+ */
+export function cleanUploadName(name: string): string {
+  const out: string[] = [];
+  for (const segment of name.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return out.join('/');
+}
+
+/** `mode` (octal) and `mtime`/`mtime-nsecs` from a form field's query, as Kubo reads them. */
+function fieldMetadata(params: URLSearchParams): Pick<MultipartFile, 'mode' | 'mtime'> {
+  const out: Pick<MultipartFile, 'mode' | 'mtime'> = {};
+  const mode = params.get('mode');
+  if (mode !== null && /^[0-7]{1,11}$/.test(mode)) {
+    const value = Number.parseInt(mode, 8);
+    if (value <= 0xffffffff) out.mode = value;
+  }
+  const secs = params.get('mtime');
+  if (secs !== null && /^[+-]?\d{1,19}$/.test(secs)) {
+    const nsecs = Number(params.get('mtime-nsecs') ?? '0');
+    const valid = Number.isInteger(nsecs) && nsecs > 0 && nsecs <= 999_999_999;
+    out.mtime = valid ? { secs: BigInt(secs), nsecs } : { secs: BigInt(secs) };
+  }
+  return out;
 }

@@ -1,9 +1,43 @@
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FsBlockstore } from 'blockstore-fs';
+import { FsBlockstore, type FsBlockstoreInit } from 'blockstore-fs';
 import { base32upper } from 'multiformats/bases/base32';
-import type { CID } from 'multiformats/cid';
+import { CID } from 'multiformats/cid';
+import * as Digest from 'multiformats/hashes/digest';
 import { IpfsNodeError } from '../errors.js';
+
+const RAW = 0x55;
+const EXTENSION = '.data';
+
+/**
+ * blockstore-fs's layout (a file per block named by the base32 multihash, in a directory named by
+ * its next-to-last two characters), read back as a CIDv1 raw of that multihash: blocks are keyed
+ * by multihash, whatever its hash function (blockstore-fs's own strategy decodes names as CIDs,
+ * which fails for anything but sha2-256).
+ */
+const byMultihash: NonNullable<FsBlockstoreInit['shardingStrategy']> = {
+  extension: EXTENSION,
+  encode(cid) {
+    const name = base32upper.encoder.encode(cid.multihash.bytes);
+    return { dir: name.slice(-2), file: `${name}${EXTENSION}` };
+  },
+  decode(path) {
+    const cid = cidOfFileName(path.slice(path.lastIndexOf('/') + 1));
+    if (cid === undefined) throw new Error(`not a block file: ${path}`);
+    return cid;
+  },
+};
+
+/** The CIDv1 raw of a block file's name, or undefined when the name is not a multihash. */
+function cidOfFileName(name: string): CID | undefined {
+  if (!name.endsWith(EXTENSION) || name.startsWith('.')) return undefined;
+  try {
+    const bytes = base32upper.decoder.decode(name.slice(0, -EXTENSION.length));
+    return CID.createV1(RAW, Digest.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Local block storage on top of blockstore-fs (one file per block, written atomically with a
@@ -18,7 +52,7 @@ export class BlockStore {
 
   constructor(path: string) {
     this.path = path;
-    this.fs = new FsBlockstore(path);
+    this.fs = new FsBlockstore(path, { shardingStrategy: byMultihash });
   }
 
   async open(): Promise<void> {
@@ -31,8 +65,8 @@ export class BlockStore {
 
   /** The file that holds a block (the same layout blockstore-fs uses). */
   fileOf(cid: CID): string {
-    const name = base32upper.encoder.encode(cid.multihash.bytes);
-    return join(this.path, name.slice(-2), `${name}.data`);
+    const { dir, file } = byMultihash.encode(cid);
+    return join(this.path, dir, file);
   }
 
   /** Reads a whole block; fails with Kubo's offline "not found" message when absent. */
@@ -52,6 +86,19 @@ export class BlockStore {
   async put(cid: CID, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
     if (cid.multihash.code === 0x00) return;
     await this.fs.put(cid, bytes, signal === undefined ? {} : { signal });
+  }
+
+  /** A block's size in bytes without reading it (a file stat); Kubo's offline "not found" when absent. */
+  async size(cid: CID): Promise<number> {
+    if (cid.multihash.code === 0x00) return cid.multihash.digest.byteLength;
+    try {
+      return (await stat(this.fileOf(cid))).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw IpfsNodeError.blockNotFound(cid.toString(), err);
+      }
+      throw err;
+    }
   }
 
   async has(cid: CID): Promise<boolean> {
@@ -82,8 +129,24 @@ export class BlockStore {
     return removed;
   }
 
-  /** Every stored block's CID (the version and codec are not stored; compare multihashes). */
+  /**
+   * Every stored block, as the CIDv1 raw of its multihash (the version and codec are not stored;
+   * compare multihashes), whatever its hash function. Files that are not blocks are skipped.
+   */
   async *cids(): AsyncGenerator<CID> {
-    for await (const pair of this.fs.getAll()) yield pair.cid;
+    for (const shard of await readdir(this.path, { withFileTypes: true })) {
+      if (!shard.isDirectory()) continue;
+      let names: string[];
+      try {
+        names = await readdir(join(this.path, shard.name));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      for (const name of names) {
+        const cid = cidOfFileName(name);
+        if (cid !== undefined) yield cid;
+      }
+    }
   }
 }

@@ -330,7 +330,8 @@ export function ipfsContractSuite(
           const chunks: Buffer[] = [];
           stream.on('data', (c: unknown) => chunks.push(c as Buffer));
           stream.on('end', () => {
-            entries[`${header.type}:${header.name.replace(/\/$/, '')}`] = Buffer.concat(chunks).toString();
+            // names as Kubo writes them: a directory without a trailing "/"
+            entries[`${header.type}:${header.name}`] = Buffer.concat(chunks).toString();
             next();
           });
         });
@@ -368,6 +369,9 @@ export function ipfsContractSuite(
           Size: 5,
           Type: 2,
           Target: '',
+          // current Kubo's UnixFS 1.5 fields: none stored (Go's zero values)
+          Mode: 0,
+          ModTime: '0001-01-01T00:00:00Z',
         });
       });
     });

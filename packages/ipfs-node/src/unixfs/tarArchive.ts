@@ -1,19 +1,26 @@
+/** UnixFS metadata a tar entry carries (its header's mode and mtime). */
+interface EntryMetadata {
+  mode?: number;
+  mtime?: { secs: bigint; nsecs: number };
+}
+
 /** One entry of a tar archive; files carry their size and a content stream. */
 export type TarEntry =
-  | { type: 'directory'; name: string; mode?: number }
-  | { type: 'file'; name: string; size: bigint; content: AsyncIterable<Uint8Array>; mode?: number }
-  | { type: 'symlink'; name: string; target: string };
+  | ({ type: 'directory'; name: string } & EntryMetadata)
+  | ({ type: 'file'; name: string; size: bigint; content: AsyncIterable<Uint8Array> } & EntryMetadata)
+  | ({ type: 'symlink'; name: string; target: string } & EntryMetadata);
 
 const BLOCK = 512;
 const encoder = new TextEncoder();
 
 /**
  * Encodes entries as a POSIX tar stream (ustar headers, PAX records for long names), pulling
- * each file's content as the output is consumed.
+ * each file's content as the output is consumed. Names are written as given: directories
+ * without a trailing `/` (as Kubo's archives name them; the type flag says what they are).
  */
 export async function* tarArchive(entries: AsyncIterable<TarEntry>): AsyncGenerator<Uint8Array> {
   for await (const entry of entries) {
-    const name = entry.type === 'directory' ? `${entry.name}/` : entry.name;
+    const name = entry.name;
     const size = entry.type === 'file' ? entry.size : 0n;
     const linkname = entry.type === 'symlink' ? entry.target : '';
     const longName = encoder.encode(name).byteLength > 100;
@@ -29,7 +36,8 @@ export async function* tarArchive(entries: AsyncIterable<TarEntry>): AsyncGenera
     }
     const typeflag = entry.type === 'directory' ? '5' : entry.type === 'symlink' ? '2' : '0';
     const mode = entry.type === 'symlink' ? 0o777 : (entry.mode ?? (entry.type === 'directory' ? 0o755 : 0o644));
-    yield header({ name: truncate(name), size, typeflag, mode, linkname: truncate(linkname) });
+    const mtime = entry.mtime !== undefined && entry.mtime.secs > 0n ? entry.mtime.secs : 0n;
+    yield header({ name: truncate(name), size, typeflag, mode, mtime, linkname: truncate(linkname) });
     if (entry.type === 'file') {
       let written = 0n;
       for await (const chunk of entry.content) {
@@ -62,7 +70,14 @@ function padding(size: bigint): Uint8Array {
   return new Uint8Array(rest === 0 ? 0 : BLOCK - rest);
 }
 
-function header(h: { name: string; size: bigint; typeflag: string; mode: number; linkname?: string }): Uint8Array {
+function header(h: {
+  name: string;
+  size: bigint;
+  typeflag: string;
+  mode: number;
+  mtime?: bigint;
+  linkname?: string;
+}): Uint8Array {
   const buf = new Uint8Array(BLOCK);
   const put = (offset: number, length: number, value: string) => {
     buf.set(encoder.encode(value).subarray(0, length), offset);
@@ -75,7 +90,7 @@ function header(h: { name: string; size: bigint; typeflag: string; mode: number;
   octal(108, 8, 0);
   octal(116, 8, 0);
   octal(124, 12, h.size);
-  octal(136, 12, 0);
+  octal(136, 12, h.mtime !== undefined && h.mtime < 8n ** 11n ? h.mtime : 0n);
   put(148, 8, '        ');
   put(156, 1, h.typeflag);
   put(157, 100, h.linkname ?? '');

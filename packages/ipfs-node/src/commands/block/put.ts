@@ -1,7 +1,6 @@
 import { CID } from 'multiformats/cid';
-import { identity } from 'multiformats/hashes/identity';
-import { sha256, sha512 } from 'multiformats/hashes/sha2';
 import { codecOf } from '../../dag/codecs.js';
+import { hasherOf, MAX_IDENTITY_DIGEST } from '../../dag/hashers.js';
 import { IpfsNodeError } from '../../errors.js';
 import { pinRecursive } from '../../pinning/pinRecursive.js';
 import { readAll } from '../../util/readAll.js';
@@ -9,8 +8,6 @@ import type { CommandContext, CommandResult } from '../types.js';
 
 /** Largest block `block/put` accepts without `allow-big-block`. */
 export const BLOCK_SIZE_LIMIT = 2 * 1024 * 1024;
-
-const hashers = { 'sha2-256': sha256, 'sha2-512': sha512, identity } as const;
 
 /**
  * `block/put`: stores each multipart part as one block (`cid-codec`, default raw; `format=v0`
@@ -29,9 +26,15 @@ export async function blockPut(ctx: CommandContext): Promise<CommandResult> {
   }
   const codec = codecOf(codecName);
   const mhtype = ctx.options.string('mhtype') ?? 'sha2-256';
-  const hasher = Object.hasOwn(hashers, mhtype) ? hashers[mhtype as keyof typeof hashers] : undefined;
-  if (hasher === undefined) throw new IpfsNodeError('command', `unsupported multihash type: ${mhtype}`);
-  if (version === 0 && mhtype !== 'sha2-256') {
+  const hasher = hasherOf(mhtype);
+  const mhlen = ctx.options.int('mhlen') ?? -1;
+  if (mhlen !== -1 && mhlen !== hasher.digest(new Uint8Array(0)).size) {
+    throw new IpfsNodeError(
+      'command',
+      `multihash length ${mhlen} is not supported for ${hasher.name}: leave mhlen unset`,
+    );
+  }
+  if (version === 0 && hasher.name !== 'sha2-256') {
     throw new IpfsNodeError('command', 'CIDv0 only supports sha2-256');
   }
   const allowBig = ctx.options.bool('allow-big-block');
@@ -44,7 +47,10 @@ export async function blockPut(ctx: CommandContext): Promise<CommandResult> {
           `produced block is over ${BLOCK_SIZE_LIMIT / 1024 / 1024}MiB: big blocks can't be exchanged with other peers. consider using UnixFS for automatic chunking of bigger files, or pass --allow-big-block to override`,
         );
       });
-      const digest = await hasher.digest(bytes);
+      if (hasher.code === 0x00 && bytes.byteLength > MAX_IDENTITY_DIGEST) {
+        throw new IpfsNodeError('command', `identity hash of ${bytes.byteLength} bytes is over ${MAX_IDENTITY_DIGEST}`);
+      }
+      const digest = hasher.digest(bytes);
       const cid = version === 0 ? CID.createV0(digest as never) : CID.createV1(codec.code, digest);
       await ctx.repo.gcLock.shared(async () => {
         await ctx.repo.blocks.put(cid, bytes, ctx.signal);

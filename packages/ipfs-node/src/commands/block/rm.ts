@@ -23,7 +23,7 @@ export async function blockRm(ctx: CommandContext): Promise<CommandResult> {
       let error: string | undefined;
       if (pin !== undefined) error = `pinned: ${pin.type}`;
       else if (via !== undefined) error = `pinned via ${via.root}`;
-      else if (!(await ctx.repo.blocks.has(cid))) error = force ? undefined : `ipld: could not find ${cid}`;
+      else if (!(await ctx.repo.blocks.has(cid))) error = force ? undefined : 'blockstore: block not found';
       else {
         try {
           await ctx.repo.blocks.delete(cid);
