@@ -2,6 +2,7 @@
 /**
  * starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N]
  *                   [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand]
+ *                   [--welcome] [--fork-network URL [--fork-block N]]
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { exitWithParent } from '@nodegate/backend-process';
@@ -10,7 +11,7 @@ import type { DevchainOptions, RunningDevchain } from './startDevchain.js';
 function usage(message?: string): never {
   if (message) process.stderr.write(`starknet-devchain: ${message}\n`);
   process.stderr.write(
-    'usage: starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N] [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand]\n',
+    'usage: starknet-devchain [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--seed N] [--accounts N] [--chain-id SN_SEPOLIA|SN_MAIN|0x…] [--block-interval MS] [--mine-on-demand] [--welcome] [--fork-network URL [--fork-block N]]\n',
   );
   process.exit(2);
 }
@@ -64,6 +65,15 @@ function parseArgs(argv: string[]): { options: DevchainOptions; readyFile?: stri
       case '--mine-on-demand':
         options.mineOnDemand = true;
         break;
+      case '--welcome':
+        options.welcome = true;
+        break;
+      case '--fork-network':
+        options.forkNetwork = value();
+        break;
+      case '--fork-block':
+        options.forkBlock = int();
+        break;
       case '--help':
       case '-h':
         usage();
@@ -72,6 +82,7 @@ function parseArgs(argv: string[]): { options: DevchainOptions; readyFile?: stri
         usage(`unknown argument ${arg}`);
     }
   }
+  if (options.forkBlock !== undefined && options.forkNetwork === undefined) usage('--fork-block needs --fork-network');
   return readyFile === undefined ? { options } : { options, readyFile };
 }
 

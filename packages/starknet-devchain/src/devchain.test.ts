@@ -176,11 +176,29 @@ describe('persistence and devnet methods', () => {
     await dc.close();
   });
 
-  it('mines on an interval', async () => {
-    const dc = await startDevchain({ port: 0, blockIntervalMs: 100 });
+  it('mines on an interval: empty blocks too, pending transactions in the next block, nothing after close', async () => {
+    const interval = 200;
+    const dc = await startDevchain({ port: 0, blockIntervalMs: interval });
+    const first = await rpcResult(dc.rpcUrl, 'starknet_blockNumber');
+    // no transaction at all: blocks still come, and they are empty
+    let n = first;
+    for (let i = 0; i < 100 && n < first + 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      n = await rpcResult(dc.rpcUrl, 'starknet_blockNumber');
+    }
+    expect(n).toBeGreaterThanOrEqual(first + 2);
+    const empty = await rpcResult(dc.rpcUrl, 'starknet_getBlockWithTxHashes', {
+      block_id: { block_number: first + 1 },
+    });
+    expect(empty.transactions).toEqual([]);
+    expect(empty.parent_hash).toBe(
+      (await rpcResult(dc.rpcUrl, 'starknet_getBlockWithTxHashes', { block_id: { block_number: first } })).block_hash,
+    );
+    // a transaction waits in the pre-confirmed block and lands in the next interval's block
     const accounts = await rpcResult(dc.rpcUrl, 'devnet_getPredeployedAccounts');
     const a = accounts[0];
     const t = invokeV3(a.address, transferCalldata(STRK, accounts[1].address, 1n), 0n, a.private_key);
+    const before = await rpcResult(dc.rpcUrl, 'starknet_blockNumber');
     await rpcResult(dc.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: t.tx });
     let status = await rpcResult(dc.rpcUrl, 'starknet_getTransactionStatus', { transaction_hash: t.hash });
     for (let i = 0; i < 100 && status.finality_status !== 'ACCEPTED_ON_L2'; i++) {
@@ -188,6 +206,24 @@ describe('persistence and devnet methods', () => {
       status = await rpcResult(dc.rpcUrl, 'starknet_getTransactionStatus', { transaction_hash: t.hash });
     }
     expect(status.finality_status).toBe('ACCEPTED_ON_L2');
+    const receipt = await rpcResult(dc.rpcUrl, 'starknet_getTransactionReceipt', { transaction_hash: t.hash });
+    expect(receipt.block_number).toBeGreaterThan(before);
+    const landed = await rpcResult(dc.rpcUrl, 'starknet_getBlockWithTxHashes', {
+      block_id: { block_number: receipt.block_number },
+    });
+    expect(landed.transactions).toEqual([t.hash]);
+    // close stops the interval: the chain does not move any more
+    await dc.close();
+    const closedAt = dc.node.chain.latestNumber;
+    await new Promise((r) => setTimeout(r, interval * 4));
+    expect(dc.node.chain.latestNumber).toBe(closedAt);
+  });
+
+  it('mines no block on its own without an interval (one per transaction)', async () => {
+    const dc = await startDevchain({ port: 0 });
+    const first = await rpcResult(dc.rpcUrl, 'starknet_blockNumber');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await rpcResult(dc.rpcUrl, 'starknet_blockNumber')).toBe(first);
     await dc.close();
   });
 });

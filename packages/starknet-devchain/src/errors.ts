@@ -11,6 +11,8 @@ export const ErrorCode = {
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
+  /** A dev-chain tool failed (the postman's L1, the fork origin): devnet-rs's code for errors the spec has none for. */
+  DEVNET_ERROR: -1,
   FAILED_TO_RECEIVE_TXN: 1,
   CONTRACT_NOT_FOUND: 20,
   ENTRYPOINT_NOT_FOUND: 21,
@@ -54,6 +56,7 @@ export const errorMessages: Record<ErrorCodeValue, string> = {
   [-32601]: 'Method not found',
   [-32602]: 'Invalid params',
   [-32603]: 'Internal error',
+  [-1]: 'Dev chain error',
   1: 'Failed to write transaction',
   20: 'Contract not found',
   21: 'Requested entry point does not exist in the contract',
@@ -109,4 +112,12 @@ export class DevchainError extends Error {
 /** Shorthand for an invalid-params error with a human-readable reason in `data`. */
 export function invalidParams(reason: string): DevchainError {
   return new DevchainError(ErrorCode.INVALID_PARAMS, { data: reason });
+}
+
+/**
+ * A devnet operation the chain's current state does not allow (aborting genesis, accepting a block twice…): -32600
+ * with the reason as the message, as starknet-devnet answers its UnsupportedAction.
+ */
+export function unsupportedAction(reason: string): DevchainError {
+  return new DevchainError(ErrorCode.INVALID_REQUEST, { message: reason });
 }

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { ChainConfig } from './chain/Chain.js';
 import { DevchainNode } from './devchain.js';
 import { shortString } from './felt.js';
+import { resolveForkPoint } from './fork/resolveForkPoint.js';
 import { createRpcServer } from './rpc/createRpcServer.js';
+import { WELCOME_TIMESTAMPS } from './welcome/seedWelcome.js';
 
 /** Options of {@link startDevchain}. */
 export interface DevchainOptions {
@@ -21,12 +23,29 @@ export interface DevchainOptions {
   accounts?: number;
   /** Initial STRK and ETH balance of each predeployed account (default 1e21). */
   initialBalance?: bigint;
-  /** Mine on this interval (ms) instead of one block per transaction. */
+  /**
+   * Mine a block on this interval (ms), empty or not, instead of one block per transaction
+   * (transactions wait in the pre-confirmed block until the next one).
+   */
   blockIntervalMs?: number;
   /** Mine only on `devnet_createBlock`; transactions wait in the pre-confirmed block. */
   mineOnDemand?: boolean;
   /** Gas prices in wei and fri for l1, l1 data and l2 gas (default 1e9 each). */
   gasPrice?: bigint;
+  /**
+   * A new chain (no chain in `dataDir` yet) starts with the welcome state: genesis at a fixed time,
+   * block 1 a STRK transfer, block 2 a DECLARE (see `seedWelcome`). A loaded chain is left as it is.
+   */
+  welcome?: boolean;
+  /**
+   * Fork the Starknet node at this JSON-RPC URL: the new chain starts after its block `forkBlock` (default: its latest
+   * at start), with its chain id; state the chain never wrote is read from the origin there (once, then kept), and
+   * requests about the origin's blocks and transactions are forwarded to it (see `fork/`). A chain already in
+   * `dataDir` keeps the fork it was made with.
+   */
+  forkNetwork?: string;
+  /** The origin's block to fork at (with `forkNetwork`). */
+  forkBlock?: number;
 }
 
 /** A running dev chain. */
@@ -62,20 +81,24 @@ export function parseChainId(value: string | undefined): bigint {
 export async function startDevchain(options: DevchainOptions = {}): Promise<RunningDevchain> {
   const price = options.gasPrice ?? 1_000_000_000n;
   const unit = { l1: price, l1Data: price, l2: price };
+  const fork =
+    options.forkNetwork === undefined ? undefined : await resolveForkPoint(options.forkNetwork, options.forkBlock);
   const config: ChainConfig = {
-    chainId: parseChainId(options.chainId),
+    chainId: fork ? fork.chainId : parseChainId(options.chainId),
     seed: options.seed ?? 0,
     accounts: options.accounts ?? 10,
     initialBalance: options.initialBalance ?? 10n ** 21n,
     prices: { fri: { ...unit }, wei: { ...unit } },
     sequencer: 0x1000n,
-    genesisTimestamp: Math.floor(Date.now() / 1000),
+    genesisTimestamp: options.welcome ? WELCOME_TIMESTAMPS.genesis : Math.floor(Date.now() / 1000),
+    ...(fork ? { fork: fork.point } : {}),
   };
   const node = new DevchainNode({
     config,
     dataDir: options.dataDir,
     blockIntervalMs: options.blockIntervalMs,
     mineOnDemand: options.mineOnDemand,
+    welcome: options.welcome,
   });
   const server = createRpcServer({ node });
   const host = options.host ?? '127.0.0.1';

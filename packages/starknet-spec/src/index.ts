@@ -10,3 +10,8 @@ export {
   starknetSpecMethods,
   starknetSpecNotifications,
 } from './starknetSpecMethods.js';
+export {
+  type StarknetSpecParamFields,
+  type StarknetTxnType,
+  starknetSpecParamFields,
+} from './starknetSpecParamFields.js';

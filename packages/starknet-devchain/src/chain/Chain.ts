@@ -35,7 +35,10 @@ import {
 } from './processTransaction.js';
 import { type InitialReads, recordInitialReads } from './recordInitialReads.js';
 import { emptyDiff, mergeDiff, type StateDiff, type StateReader, StateOverlay, VersionedState } from './state.js';
+import { Impersonation } from './Impersonation.js';
 import type { Tx } from './transaction.js';
+import type { ForkPoint } from '../fork/ForkOrigin.js';
+import { forkGenesisDiff } from '../fork/forkGenesisDiff.js';
 
 /** Protocol version reported in block headers. */
 export const STARKNET_VERSION = '0.14.2';
@@ -49,6 +52,13 @@ export interface ChainConfig {
   prices: GasPrices;
   sequencer: bigint;
   genesisTimestamp: number;
+  /** A forked chain's origin and fork block: its blocks start after it, on the origin's state there. */
+  fork?: ForkPoint;
+}
+
+/** What a forked chain reads the origin's state and block hashes through (`fork/ForkOrigin.ts`). */
+export interface OriginReader extends StateReader {
+  blockHash(n: number): bigint | undefined;
 }
 
 /** A receipt as stored (without finality / block fields). */
@@ -70,6 +80,8 @@ export interface StoredTx {
   tx: Tx;
   hash: bigint;
   receipt: StoredReceipt;
+  /** Accepted without validation (its sender was impersonated): replays skip validation too. */
+  skipValidate?: boolean;
   blockNumber: number;
   index: number;
 }
@@ -96,6 +108,8 @@ export interface Block {
   txs: StoredTx[];
   events: EmittedEvent[];
   diff: StateDiff;
+  /** The gas prices the block was built with. */
+  prices: GasPrices;
   stateDiffLength: number;
   stateDiffCommitment: bigint;
   transactionCommitment: bigint;
@@ -120,11 +134,17 @@ export type ChainRecord =
       parentHash: bigint;
       timestamp: number;
       newRoot: bigint;
-      txs: { tx: Tx; hash: bigint; receipt: StoredReceipt }[];
+      txs: { tx: Tx; hash: bigint; receipt: StoredReceipt; skipValidate?: boolean }[];
       diff: EncodedDiff;
       commitments: [number, bigint, bigint, bigint, bigint];
+      /** The block's gas prices (absent in records written before devnet_setGasPrice: the config's). */
+      prices?: GasPrices;
     }
-  | { kind: 'time'; offset: number };
+  | { kind: 'time'; offset: number }
+  /** devnet_setGasPrice: the prices of the blocks after the next one mined. */
+  | { kind: 'prices'; prices: GasPrices }
+  /** devnet_acceptOnL1: blocks up to `number` are ACCEPTED_ON_L1. */
+  | { kind: 'l1Accepted'; number: number };
 
 /** A resolved BLOCK_ID. */
 export type ResolvedBlock = { kind: 'block'; block: Block } | { kind: 'pending'; pending: PendingBlock };
@@ -139,36 +159,67 @@ export type RecordSink = (record: ChainRecord) => void;
 export class Chain {
   readonly config: ChainConfig;
   readonly accounts: PredeployedAccount[];
-  private state = new VersionedState();
+  private state: VersionedState;
+  /** A forked chain's origin (absent: not forked). */
+  private readonly origin: OriginReader | undefined;
   private blocks: Block[] = [];
   private byHash = new Map<bigint, Block>();
   private txIndex = new Map<bigint, StoredTx>();
   private pending!: PendingBlock;
   private timeOffset = 0;
   private sink: RecordSink | undefined;
+  /** The gas prices of the block being built, and those set for the blocks after it (devnet_setGasPrice). */
+  private prices: GasPrices;
+  private nextPrices: GasPrices | undefined;
+  /** The last block accepted on L1 (devnet_acceptOnL1); -1: none. */
+  private l1Accepted = -1;
+  /** Senders whose transactions skip validation (set by the node that owns the chain). */
+  impersonation = new Impersonation();
 
-  constructor(config: ChainConfig, sink?: RecordSink) {
+  constructor(config: ChainConfig, sink?: RecordSink, origin?: OriginReader) {
     this.config = config;
+    this.origin = config.fork ? origin : undefined;
+    if (config.fork && !origin) throw new Error('a forked chain needs its origin');
+    this.state = new VersionedState(this.origin);
     this.accounts = predeployedAccounts(config.seed, config.accounts, config.initialBalance);
     this.sink = sink;
+    this.prices = config.prices;
   }
 
   /** Create genesis (block 0) and emit its records. */
   initGenesis(): void {
     this.emit({ kind: 'config', config: this.config });
-    this.pending = { number: 0, txs: [], diff: emptyDiff() };
-    const diff = genesisDiff(this.accounts);
-    this.state.apply(diff, 0);
+    const first = this.firstNumber;
+    // a forked chain's blocks up to the fork block are the origin's: holes here (see `fork/`)
+    this.blocks.length = first;
+    this.pending = { number: first, txs: [], diff: emptyDiff() };
+    const diff = this.origin ? forkGenesisDiff(genesisDiff(this.accounts), this.origin) : genesisDiff(this.accounts);
+    this.state.apply(diff, first);
     mergeDiff(this.pending.diff, diff);
-    this.mine(this.config.genesisTimestamp);
+    this.mine(this.config.fork ? undefined : this.config.genesisTimestamp);
+  }
+
+  /** The number of the chain's own first block: 0, or the block after the fork block. */
+  get firstNumber(): number {
+    return this.config.fork ? this.config.fork.blockNumber + 1 : 0;
+  }
+
+  /** The hash of block `n`: a mined block's, or the origin's for a forked chain's blocks up to the fork block. */
+  private hashOfBlock(n: number): bigint | undefined {
+    return this.blocks[n]?.hash ?? this.origin?.blockHash(n);
   }
 
   /** Rebuild from records (config first). */
   replay(records: readonly ChainRecord[]): void {
-    this.pending = { number: 0, txs: [], diff: emptyDiff() };
+    this.blocks.length = this.firstNumber;
+    this.pending = { number: this.firstNumber, txs: [], diff: emptyDiff() };
     for (const r of records) {
       if (r.kind === 'time') this.timeOffset = r.offset;
-      else if (r.kind === 'block') this.applyBlockRecord(r);
+      else if (r.kind === 'block') {
+        this.applyBlockRecord(r);
+        this.advancePrices();
+      } else if (r.kind === 'prices') this.nextPrices = r.prices;
+      else if (r.kind === 'l1Accepted') this.l1Accepted = r.number;
     }
     this.pending = { number: this.blocks.length, txs: [], diff: emptyDiff() };
   }
@@ -191,6 +242,7 @@ export class Chain {
       txs,
       events: [],
       diff,
+      prices: r.prices ?? this.config.prices,
       stateDiffLength,
       stateDiffCommitment: sdc,
       transactionCommitment: tc,
@@ -238,7 +290,12 @@ export class Chain {
     if ('tag' in id) {
       if (id.tag === 'latest') return { kind: 'block', block: this.latest };
       if (id.tag === 'pre_confirmed') return { kind: 'pending', pending: this.pending };
-      throw new DevchainError(ErrorCode.BLOCK_NOT_FOUND, { data: 'no block is accepted on L1 on this dev chain' });
+      if (this.l1Accepted < 0) {
+        throw new DevchainError(ErrorCode.BLOCK_NOT_FOUND, {
+          data: 'no block is accepted on L1 on this dev chain (devnet_acceptOnL1 accepts them)',
+        });
+      }
+      return { kind: 'block', block: this.blocks[this.l1Accepted]! };
     }
     const block = 'hash' in id ? this.byHash.get(id.hash) : this.blocks[id.number];
     if (!block) throw new DevchainError(ErrorCode.BLOCK_NOT_FOUND);
@@ -278,11 +335,13 @@ export class Chain {
     const number = r.kind === 'pending' ? r.pending.number : r.block.number;
     const txs = r.kind === 'pending' ? r.pending.txs : r.block.txs;
     const env: BlockEnv =
-      r.kind === 'pending' ? this.pendingEnv() : { ...this.pendingEnv(), number, timestamp: r.block.timestamp };
+      r.kind === 'pending'
+        ? this.pendingEnv()
+        : { ...this.pendingEnv(), number, timestamp: r.block.timestamp, prices: r.block.prices };
     const recorder = recordInitialReads(this.state.at(number - 1));
     const base = new StateOverlay(recorder);
     for (const t of txs) {
-      const opts = { skipValidate: false, skipFeeCharge: false, checkFeeBounds: false };
+      const opts = { skipValidate: t.skipValidate === true, skipFeeCharge: false, checkFeeBounds: false };
       try {
         processTransaction(base, t.tx, t.hash, env, opts).overlay.commitTo(base);
       } catch {
@@ -298,9 +357,9 @@ export class Chain {
       number: this.pending.number,
       timestamp: this.now(),
       sequencer: this.config.sequencer,
-      prices: this.config.prices,
+      prices: this.prices,
       chainId: this.config.chainId,
-      blockHash: (n) => this.blocks[n]?.hash,
+      blockHash: (n) => this.hashOfBlock(n),
     };
   }
 
@@ -329,17 +388,40 @@ export class Chain {
     const hash = this.hashOf(tx);
     if (this.txIndex.has(hash)) throw new DevchainError(ErrorCode.DUPLICATE_TX, { data: toHex(hash) });
     const base = this.state.at(this.pending.number);
+    const skipValidate = this.impersonates(tx);
     const result = processTransaction(base, tx, hash, this.pendingEnv(), {
-      skipValidate: false,
+      skipValidate,
       skipFeeCharge: false,
       checkFeeBounds: true,
     });
-    const stored = this.record(tx, result);
+    const stored = this.record(tx, result, skipValidate);
     if (autoMine) this.mine();
     return stored;
   }
 
-  private record(tx: Tx, result: ProcessResult): StoredTx {
+  /**
+   * Accept an L1_HANDLER transaction (a message from L1, brought by the postman) into the pre-confirmed block: `run`
+   * executes it over the pre-confirmed state (see `messaging/runL1Message.ts`), and it is recorded like any other
+   * transaction, reverted or not (mined at once when `autoMine`). Throws DUPLICATE_TX for a message already handled.
+   */
+  submitL1Handler(
+    tx: Tx,
+    run: (base: StateReader, tx: Tx, hash: bigint, env: BlockEnv) => ProcessResult,
+    autoMine: boolean,
+  ): StoredTx {
+    const hash = this.hashOf(tx);
+    if (this.txIndex.has(hash)) throw new DevchainError(ErrorCode.DUPLICATE_TX, { data: toHex(hash) });
+    const stored = this.record(tx, run(this.state.at(this.pending.number), tx, hash, this.pendingEnv()));
+    if (autoMine) this.mine();
+    return stored;
+  }
+
+  /** Whether `tx` skips validation because its sender is impersonated (INVOKE and DECLARE only, as devnet's). */
+  impersonates(tx: Tx): boolean {
+    return (tx.type === 'INVOKE' || tx.type === 'DECLARE') && this.impersonation.covers(tx.sender);
+  }
+
+  private record(tx: Tx, result: ProcessResult, skipValidate = false): StoredTx {
     // Writes that leave a value unchanged are not part of the state diff.
     const before = this.state.at(this.pending.number);
     for (const [addr, slots] of result.overlay.diff.storage) {
@@ -354,6 +436,7 @@ export class Chain {
       blockNumber: this.pending.number,
       index: this.pending.txs.length,
     };
+    if (skipValidate) stored.skipValidate = true;
     this.state.apply(result.overlay.diff, this.pending.number);
     mergeDiff(this.pending.diff, result.overlay.diff);
     this.pending.txs.push(stored);
@@ -363,20 +446,28 @@ export class Chain {
 
   /**
    * Run transactions in sequence over a block's state without committing (estimateFee,
-   * simulateTransactions). Failures throw TRANSACTION_EXECUTION_ERROR with the failing index.
+   * simulateTransactions). Rejections (validation, nonce, ...) throw TRANSACTION_EXECUTION_ERROR with the
+   * failing index; so does a reverted transaction unless `keepReverted` (simulateTransactions: its trace
+   * carries the revert reason, a DEPLOY_ACCOUNT's failing constructor included).
    */
   simulate(
     txs: readonly Tx[],
     id: BlockId,
-    opts: Omit<ProcessOptions, 'checkFeeBounds'>,
+    opts: Omit<ProcessOptions, 'checkFeeBounds' | 'revertConstructor'> & { keepReverted?: boolean },
     wrap: (reader: StateReader) => StateReader = (r) => r,
   ): ProcessResult[] {
     const base = new StateOverlay(wrap(this.stateAt(id)));
     const env = this.pendingEnv();
+    const { keepReverted = false, ...process } = opts;
     return txs.map((tx, i) => {
       try {
-        const r = processTransaction(base, tx, this.hashOf(tx), env, { ...opts, checkFeeBounds: false });
-        if (r.reverted)
+        const r = processTransaction(base, tx, this.hashOf(tx), env, {
+          ...process,
+          skipValidate: process.skipValidate || this.impersonates(tx),
+          checkFeeBounds: false,
+          revertConstructor: keepReverted,
+        });
+        if (r.reverted && !keepReverted)
           throw new DevchainError(ErrorCode.TRANSACTION_EXECUTION_ERROR, {
             data: { transaction_index: i, execution_error: r.revertReason ?? 'reverted' },
           });
@@ -417,7 +508,7 @@ export class Chain {
         events: [],
         messages: [],
         sequencer: this.config.sequencer,
-        blockHash: (b) => this.blocks[b]?.hash,
+        blockHash: (b) => this.hashOfBlock(b),
       },
       to,
       sel,
@@ -501,11 +592,11 @@ export class Chain {
     const txs = block ? block.txs : pending ? this.pending.txs : undefined;
     if (!txs || t.blockNumber === 0) return undefined;
     const env: BlockEnv = block
-      ? { ...this.pendingEnv(), number: block.number, timestamp: block.timestamp }
+      ? { ...this.pendingEnv(), number: block.number, timestamp: block.timestamp, prices: block.prices }
       : this.pendingEnv();
     const base = new StateOverlay(this.state.at(t.blockNumber - 1));
-    const opts = { skipValidate: false, skipFeeCharge: false, checkFeeBounds: false };
     for (const s of txs) {
+      const opts = { skipValidate: s.skipValidate === true, skipFeeCharge: false, checkFeeBounds: false };
       let r: ProcessResult;
       try {
         r =
@@ -525,10 +616,11 @@ export class Chain {
   mine(timestamp?: number): Block {
     const p = this.pending;
     const parent = this.blocks[this.blocks.length - 1];
-    const parentHash = parent?.hash ?? 0n;
-    const ts = timestamp ?? Math.max(this.now(), parent?.timestamp ?? 0);
+    const fork = this.config.fork;
+    const parentHash = parent?.hash ?? fork?.blockHash ?? 0n;
+    const ts = timestamp ?? Math.max(this.now(), parent?.timestamp ?? fork?.timestamp ?? 0);
     const sd = { length: stateDiffLength(p.diff), commitment: stateDiffHash(p.diff) };
-    const newRoot = poseidonHash(parent?.newRoot ?? 0n, sd.commitment);
+    const newRoot = poseidonHash(parent?.newRoot ?? fork?.stateRoot ?? 0n, sd.commitment);
     const txCommit = patriciaRoot(p.txs.map((t) => transactionLeaf(t.hash, t.tx.signature)));
     const eventLeaves = p.txs.flatMap((t) =>
       t.receipt.events.map((e) =>
@@ -548,7 +640,7 @@ export class Chain {
         }),
       ),
     );
-    const pr = this.config.prices;
+    const pr = this.prices;
     const hash = blockHash({
       number: p.number,
       stateRoot: newRoot,
@@ -577,9 +669,15 @@ export class Chain {
       parentHash,
       timestamp: ts,
       newRoot,
-      txs: p.txs.map((t) => ({ tx: t.tx, hash: t.hash, receipt: t.receipt })),
+      txs: p.txs.map((t) => ({
+        tx: t.tx,
+        hash: t.hash,
+        receipt: t.receipt,
+        ...(t.skipValidate ? { skipValidate: true } : {}),
+      })),
       diff: encodeDiff(p.diff),
       commitments: [sd.length, sd.commitment, txCommit, eventCommit, receiptCommit],
+      prices: pr,
     };
     const block: Block = {
       number: p.number,
@@ -590,6 +688,7 @@ export class Chain {
       txs: p.txs,
       events: blockEvents(p.txs, p.number, toHex(hash)),
       diff: p.diff,
+      prices: pr,
       stateDiffLength: sd.length,
       stateDiffCommitment: sd.commitment,
       transactionCommitment: txCommit,
@@ -600,7 +699,47 @@ export class Chain {
     this.byHash.set(hash, block);
     this.pending = { number: p.number + 1, txs: [], diff: emptyDiff() };
     this.emit(record);
+    this.advancePrices();
     return block;
+  }
+
+  /** After a block is closed: the prices set by devnet_setGasPrice apply from the block being built on. */
+  private advancePrices(): void {
+    if (!this.nextPrices) return;
+    this.prices = this.nextPrices;
+    this.nextPrices = undefined;
+  }
+
+  /** The gas prices of the block being built (estimates, the pre-confirmed header). */
+  get gasPrices(): GasPrices {
+    return this.prices;
+  }
+
+  /** The gas prices the next blocks get (devnet_setGasPrice): from the block after the one being built. */
+  setNextPrices(prices: GasPrices): void {
+    this.nextPrices = prices;
+    this.emit({ kind: 'prices', prices });
+  }
+
+  /** The prices set for the next blocks and not yet in force, or those in force. */
+  get nextGasPrices(): GasPrices {
+    return this.nextPrices ?? this.prices;
+  }
+
+  /** The last block accepted on L1, or -1. */
+  get l1AcceptedNumber(): number {
+    return this.l1Accepted;
+  }
+
+  /** Whether mined block `n` is accepted on L1. */
+  isAcceptedOnL1(n: number): boolean {
+    return n <= this.l1Accepted;
+  }
+
+  /** Marks blocks up to `n` (a mined block) ACCEPTED_ON_L1. */
+  acceptOnL1(n: number): void {
+    this.l1Accepted = n;
+    this.emit({ kind: 'l1Accepted', number: n });
   }
 
   /** Events of the pre-confirmed block. */

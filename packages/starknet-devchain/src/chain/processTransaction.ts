@@ -52,6 +52,12 @@ export interface ProcessOptions {
   skipFeeCharge: boolean;
   /** Check max fee / resource bounds / balance (false for estimates). */
   checkFeeBounds: boolean;
+  /**
+   * A DEPLOY_ACCOUNT whose constructor fails is a REVERTED result (its constructor frame marked reverted, the
+   * contract not deployed, the fee still computed) instead of a VALIDATION_FAILURE rejection: what a simulation
+   * reports. Submitted transactions leave it false (such a transaction cannot be included).
+   */
+  revertConstructor?: boolean;
 }
 
 /** The outcome of an accepted transaction. */
@@ -204,10 +210,24 @@ export function processTransaction(
 
   // Validation (deploy-account runs its constructor first).
   let contractAddress: bigint | undefined;
+  let reverted = false;
+  let revertReason: string | undefined;
   try {
     if (tx.type === 'DEPLOY_ACCOUNT') {
-      contractAddress = deployContract(env, tx.classHash!, tx.salt!, tx.calldata, 0n);
-      if (!opts.skipValidate) {
+      // the constructor runs in its own overlay: when it fails, nothing of it stays
+      const deploy = new StateOverlay(overlay);
+      const deployEnv: ExecEnv = { ...env, state: deploy, events: [], messages: [] };
+      try {
+        contractAddress = deployContract(deployEnv, tx.classHash!, tx.salt!, tx.calldata, 0n);
+        deploy.commitTo(overlay);
+        env.events.push(...deployEnv.events);
+        env.messages!.push(...deployEnv.messages!);
+      } catch (e) {
+        if (!(e instanceof ExecutionFailure) || !opts.revertConstructor) throw e;
+        reverted = true;
+        revertReason = `Transaction execution has failed:\n${e.message}`;
+      }
+      if (!reverted && !opts.skipValidate) {
         runEntryPoint(env, sender, selector('__validate_deploy__'), [tx.classHash!, tx.salt!, ...tx.calldata], 0n);
       }
     } else if (!opts.skipValidate) {
@@ -230,8 +250,6 @@ export function processTransaction(
     const g = gasUsage(tx, validateGas.used + executeGas.used);
     return { gas: g, fee: feeOf(g, prices, tip) };
   };
-  let reverted = false;
-  let revertReason: string | undefined;
   if (tx.type === 'INVOKE') {
     const exec = new StateOverlay(overlay);
     const execEnv: ExecEnv = { ...env, state: exec, events: [], messages: [], recorder: execution, gas: executeGas };

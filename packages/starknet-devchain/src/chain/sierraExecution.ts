@@ -37,6 +37,7 @@ import {
   sendMessage,
 } from './execute.js';
 import { StateOverlay } from './state.js';
+import { executionInfoVersion } from './v1BoundAccounts.js';
 
 /** A Sierra panic of a user contract: an {@link ExecutionFailure} that keeps the panic data felts. */
 export class SierraPanic extends ExecutionFailure {
@@ -198,13 +199,20 @@ function metaTxV0Info(tx: TxInfo, address: bigint, sel: bigint, calldata: bigint
   };
 }
 
-function executionInfo(env: ExecEnv, self: bigint, caller: bigint, sel: bigint): ExecutionInfoOptions {
+function executionInfo(
+  env: ExecEnv,
+  self: bigint,
+  caller: bigint,
+  sel: bigint,
+  classHash: bigint,
+): ExecutionInfoOptions {
   const t = env.tx;
   const info: ExecutionInfoOptions = {
     blockNumber: BigInt(env.blockNumber),
     blockTimestamp: BigInt(env.blockTimestamp),
     sequencerAddress: env.sequencer ?? 0n,
-    version: t.version,
+    // v1-bound account classes are shown version 1 for v3 transactions (Starknet's versioned constants)
+    version: executionInfoVersion(t, classHash),
     accountAddress: t.account,
     transactionHash: t.hash,
     chainId: t.chainId,
@@ -237,8 +245,15 @@ function executionInfo(env: ExecEnv, self: bigint, caller: bigint, sel: bigint):
   return info;
 }
 
-/** The syscalls of the contract `self` (running entry point `sel` for `caller`) bound to `env`. */
-function makeHost(env: ExecEnv, self: bigint, caller: bigint, sel: bigint, depth: number): StarknetHost {
+/** The syscalls of the contract `self` (running entry point `sel` of class `classHash` for `caller`) bound to `env`. */
+function makeHost(
+  env: ExecEnv,
+  self: bigint,
+  caller: bigint,
+  sel: bigint,
+  depth: number,
+  classHash: bigint,
+): StarknetHost {
   return {
     storageRead: (domain, key) =>
       domain === 0n ? env.state.getStorage(self, key) : fail('Unsupported address domain'),
@@ -263,7 +278,7 @@ function makeHost(env: ExecEnv, self: bigint, caller: bigint, sel: bigint, depth
       if (!env.state.getDeclared(classHash)) fail('CLASS_HASH_NOT_FOUND');
       env.state.replaceClass(self, classHash);
     },
-    executionInfo: () => executionInfo(env, self, caller, sel),
+    executionInfo: () => executionInfo(env, self, caller, sel, classHash),
     getBlockHash: (n) => {
       // As the protocol: only blocks at least 10 below the current one.
       if (n > BigInt(env.blockNumber) - 10n) fail('Block number out of range');
@@ -304,7 +319,7 @@ export function runSierraEntryPoint(
   let r: ReturnType<typeof runVmEntryPoint>;
   try {
     r = runVmEntryPoint(cls, type, sel, calldata, {
-      host: makeHost(env, self, caller, sel, depth),
+      host: makeHost(env, self, caller, sel, depth, classHash),
       availableGas: meter ? meter.budget - meter.used : DEFAULT_CALL_GAS,
       maxSteps: MAX_STEPS,
     });

@@ -85,6 +85,12 @@ const skey = (a: bigint, k: bigint) => `${a.toString(16)}:${k.toString(16)}`;
 
 /** The committed state of the chain, readable at any block number. */
 export class VersionedState {
+  /**
+   * @param base what a key never written here reads as: a forked chain's origin state at the fork block (absent:
+   * zero, no contract, no class).
+   */
+  constructor(private readonly base?: StateReader) {}
+
   private readonly storage = new Map<string, History<bigint>>();
   private readonly nonces = new Map<bigint, History<bigint>>();
   private readonly classes = new Map<bigint, History<bigint>>();
@@ -127,13 +133,14 @@ export class VersionedState {
 
   /** A reader of the state as of `block` (inclusive). */
   at(block: number): StateReader {
+    const base = this.base;
     return {
-      getStorage: (a, k) => this.storage.get(skey(a, k))?.get(block) ?? 0n,
-      getNonce: (a) => this.nonces.get(a)?.get(block) ?? 0n,
-      getClassHashAt: (a) => this.classes.get(a)?.get(block),
+      getStorage: (a, k) => this.storage.get(skey(a, k))?.get(block) ?? base?.getStorage(a, k) ?? 0n,
+      getNonce: (a) => this.nonces.get(a)?.get(block) ?? base?.getNonce(a) ?? 0n,
+      getClassHashAt: (a) => this.classes.get(a)?.get(block) ?? base?.getClassHashAt(a),
       getDeclared: (h) => {
         const d = this.declared.get(h);
-        return d && d.block <= block ? d : undefined;
+        return d && d.block <= block ? d : base?.getDeclared(h);
       },
     };
   }

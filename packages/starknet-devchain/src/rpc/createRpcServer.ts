@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { ErrorCode } from '../errors.js';
-import { handleJsonRpc } from './handleJsonRpc.js';
+import { handleJsonRpc, isPromise } from './handleJsonRpc.js';
 import { serializeJson } from './rawJson.js';
 import type { MethodContext } from './types.js';
 import { attachWebSocket } from './ws/attachWebSocket.js';
@@ -45,11 +45,15 @@ export function createRpcServer(ctx: MethodContext): Server {
         send(res, { jsonrpc: '2.0', id: null, error: { code: ErrorCode.PARSE_ERROR, message: 'Parse error' } });
         return;
       }
+      const done = (out: unknown) => {
+        if (out === undefined) res.writeHead(204).end();
+        else send(res, out);
+        // what the request changed reaches the WebSocket subscriptions now
+        subscriptions?.check();
+      };
       const out = handleJsonRpc(ctx, payload);
-      if (out === undefined) res.writeHead(204).end();
-      else send(res, out);
-      // what the request changed reaches the WebSocket subscriptions now
-      subscriptions?.check();
+      if (isPromise(out)) out.then(done);
+      else done(out);
     });
   });
   // Clients keep connections open while the chain is busy executing; do not race them on idle sockets.

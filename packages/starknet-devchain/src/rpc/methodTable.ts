@@ -1,14 +1,25 @@
 /** Method knowledge as data: every wire method with its param names (for positional params) and handler. */
+import { devnet_abortBlocks } from './methods/devnet_abortBlocks.js';
+import { devnet_acceptOnL1 } from './methods/devnet_acceptOnL1.js';
+import { devnet_autoImpersonate } from './methods/devnet_autoImpersonate.js';
 import { devnet_createBlock } from './methods/devnet_createBlock.js';
 import { devnet_dump } from './methods/devnet_dump.js';
 import { devnet_getAccountBalance } from './methods/devnet_getAccountBalance.js';
 import { devnet_getConfig } from './methods/devnet_getConfig.js';
 import { devnet_getPredeployedAccounts } from './methods/devnet_getPredeployedAccounts.js';
+import { devnet_impersonateAccount } from './methods/devnet_impersonateAccount.js';
 import { devnet_increaseTime } from './methods/devnet_increaseTime.js';
 import { devnet_load } from './methods/devnet_load.js';
 import { devnet_mint } from './methods/devnet_mint.js';
+import { devnet_postmanConsumeMessageFromL2 } from './methods/devnet_postmanConsumeMessageFromL2.js';
+import { devnet_postmanFlush } from './methods/devnet_postmanFlush.js';
+import { devnet_postmanLoad } from './methods/devnet_postmanLoad.js';
+import { devnet_postmanSendMessageToL2 } from './methods/devnet_postmanSendMessageToL2.js';
 import { devnet_restart } from './methods/devnet_restart.js';
+import { devnet_setGasPrice } from './methods/devnet_setGasPrice.js';
 import { devnet_setTime } from './methods/devnet_setTime.js';
+import { devnet_stopAutoImpersonate } from './methods/devnet_stopAutoImpersonate.js';
+import { devnet_stopImpersonateAccount } from './methods/devnet_stopImpersonateAccount.js';
 import { starknet_addDeclareTransaction } from './methods/starknet_addDeclareTransaction.js';
 import { starknet_addDeployAccountTransaction } from './methods/starknet_addDeployAccountTransaction.js';
 import { starknet_addInvokeTransaction } from './methods/starknet_addInvokeTransaction.js';
@@ -173,6 +184,53 @@ export const methodTable = {
   devnet_load: { params: ['path'], write: true, handler: devnet_load },
   devnet_restart: { params: [], write: true, handler: devnet_restart },
   devnet_getConfig: { params: [], write: false, handler: devnet_getConfig },
+  devnet_impersonateAccount: { params: ['account_address'], write: true, handler: devnet_impersonateAccount },
+  devnet_stopImpersonateAccount: {
+    params: ['account_address'],
+    write: true,
+    handler: devnet_stopImpersonateAccount,
+  },
+  devnet_autoImpersonate: { params: [], write: true, handler: devnet_autoImpersonate },
+  devnet_stopAutoImpersonate: { params: [], write: true, handler: devnet_stopAutoImpersonate },
+  devnet_abortBlocks: { params: ['starting_block_id'], write: true, handler: devnet_abortBlocks },
+  devnet_acceptOnL1: { params: ['starting_block_id'], write: true, handler: devnet_acceptOnL1 },
+  devnet_setGasPrice: {
+    params: [
+      'gas_price_wei',
+      'data_gas_price_wei',
+      'gas_price_fri',
+      'data_gas_price_fri',
+      'l2_gas_price_wei',
+      'l2_gas_price_fri',
+      'generate_block',
+    ],
+    write: true,
+    handler: devnet_setGasPrice,
+  },
+  devnet_postmanLoad: {
+    params: ['network_url', 'messaging_contract_address', 'deployer_account_private_key'],
+    write: true,
+    handler: devnet_postmanLoad,
+  },
+  devnet_postmanFlush: { params: ['dry_run'], write: true, handler: devnet_postmanFlush },
+  devnet_postmanSendMessageToL2: {
+    params: [
+      'l2_contract_address',
+      'entry_point_selector',
+      'l1_contract_address',
+      'payload',
+      'paid_fee_on_l1',
+      'nonce',
+      'l1_transaction_hash',
+    ],
+    write: true,
+    handler: devnet_postmanSendMessageToL2,
+  },
+  devnet_postmanConsumeMessageFromL2: {
+    params: ['from_address', 'to_address', 'payload'],
+    write: true,
+    handler: devnet_postmanConsumeMessageFromL2,
+  },
 } as const satisfies ServedMethods;
 
 /** A served method name. */

@@ -2,9 +2,9 @@
 import { type Block, type Chain, type PendingBlock, STARKNET_VERSION, type StoredTx } from '../chain/Chain.js';
 import { toWireTransaction } from './toWireTransaction.js';
 import { toHex } from '../felt.js';
+import type { GasPrices } from '../chain/gas.js';
 
-function prices(chain: Chain) {
-  const p = chain.config.prices;
+function prices(p: GasPrices) {
   return {
     l1_gas_price: { price_in_fri: toHex(p.fri.l1), price_in_wei: toHex(p.wei.l1) },
     l2_gas_price: { price_in_fri: toHex(p.fri.l2), price_in_wei: toHex(p.wei.l2) },
@@ -17,14 +17,14 @@ function prices(chain: Chain) {
 /** The header of a mined block (with status). */
 export function renderBlockHeader(chain: Chain, b: Block): Record<string, unknown> {
   return {
-    status: 'ACCEPTED_ON_L2',
+    status: chain.isAcceptedOnL1(b.number) ? 'ACCEPTED_ON_L1' : 'ACCEPTED_ON_L2',
     block_hash: toHex(b.hash),
     parent_hash: toHex(b.parentHash),
     block_number: b.number,
     new_root: toHex(b.newRoot),
     timestamp: b.timestamp,
     sequencer_address: toHex(chain.config.sequencer),
-    ...prices(chain),
+    ...prices(b.prices),
     event_commitment: toHex(b.eventCommitment),
     transaction_commitment: toHex(b.transactionCommitment),
     receipt_commitment: toHex(b.receiptCommitment),
@@ -41,7 +41,7 @@ export function renderPendingHeader(chain: Chain, p: PendingBlock): Record<strin
     block_number: p.number,
     timestamp: chain.now(),
     sequencer_address: toHex(chain.config.sequencer),
-    ...prices(chain),
+    ...prices(chain.gasPrices),
   };
 }
 
@@ -52,7 +52,13 @@ export function renderTransaction(t: StoredTx): Record<string, unknown> {
 
 /** A receipt without block info (inside blocks). */
 export function renderReceipt(chain: Chain, t: StoredTx): Record<string, unknown> {
-  return { ...t.receipt, finality_status: chain.isPending(t) ? 'PRE_CONFIRMED' : 'ACCEPTED_ON_L2' };
+  return { ...t.receipt, finality_status: finalityOf(chain, t) };
+}
+
+/** The finality status of a stored transaction. */
+export function finalityOf(chain: Chain, t: StoredTx): 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1' {
+  if (chain.isPending(t)) return 'PRE_CONFIRMED';
+  return chain.isAcceptedOnL1(t.blockNumber) ? 'ACCEPTED_ON_L1' : 'ACCEPTED_ON_L2';
 }
 
 /** A receipt with block info (getTransactionReceipt). */

@@ -18,5 +18,9 @@ export function devnet_getConfig(ctx: MethodContext): Record<string, unknown> {
     l2_gas_price_wei: Number(c.prices.wei.l2),
     l2_gas_price_fri: Number(c.prices.fri.l2),
     sequencer_address: toHex(c.sequencer),
+    // a forked chain's origin (its URL without credentials) and fork block, as starknet-devnet's fork_config
+    fork_config: c.fork
+      ? { url: ctx.node.forkOrigin?.shownUrl ?? null, block_number: c.fork.blockNumber }
+      : { url: null, block_number: null },
   };
 }

@@ -16,5 +16,5 @@ export function starknet_estimateFee(ctx: MethodContext, p: Params): Record<stri
     skipValidate: flags.skipValidate,
     skipFeeCharge: true,
   });
-  return results.map((r, i) => feeEstimate(chain, txs[i]!, r));
+  return results.map((r) => feeEstimate(chain, r));
 }

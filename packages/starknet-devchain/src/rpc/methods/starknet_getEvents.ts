@@ -69,7 +69,9 @@ export function starknet_getEvents(ctx: MethodContext, p: Params): { events: Raw
     throw new DevchainError(ErrorCode.PAGE_SIZE_TOO_BIG, { data: `chunk_size is limited to ${MAX_CHUNK_SIZE}` });
   const matcher = compileFilter(filter);
   const from =
-    filter.from_block === undefined ? 0 : chain.numberOf(parseBlockId(filter.from_block, 'filter.from_block'));
+    filter.from_block === undefined
+      ? chain.firstNumber
+      : chain.numberOf(parseBlockId(filter.from_block, 'filter.from_block'));
   const to =
     filter.to_block === undefined
       ? chain.pendingBlock.number

@@ -1,15 +1,31 @@
-import { DevchainError, ErrorCode, invalidParams } from '../../errors.js';
+import { DevchainError, ErrorCode } from '../../errors.js';
+import { toHex } from '../../felt.js';
+import { parseL1TransactionHash } from '../../messaging/parseEthAddress.js';
+import { finalityOf } from '../render.js';
 import { type MethodContext, type Params, required } from '../types.js';
 
 /**
- * starknet_getMessagesStatus: the L2 transactions an L1 transaction's messages started. The dev
- * chain has no L1 (devnet_mint's L1 handler transactions come from no L1 transaction), so every
- * well-formed L1 transaction hash is unknown: TXN_HASH_NOT_FOUND.
+ * starknet_getMessagesStatus: the L1_HANDLER transactions that the messages of an L1 transaction started (flushed by
+ * the postman, or given an `l1_transaction_hash` in devnet_postmanSendMessageToL2), in the L1 transaction's order,
+ * with their finality and execution status. An L1 transaction that started none is TXN_HASH_NOT_FOUND.
  */
-export function starknet_getMessagesStatus(_ctx: MethodContext, p: Params): never {
-  const hash = required(p, 'transaction_hash');
-  if (typeof hash !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(hash)) {
-    throw invalidParams(`transaction_hash: expected an L1 transaction hash (0x and up to 64 hex digits)`);
+export function starknet_getMessagesStatus(ctx: MethodContext, p: Params): Record<string, unknown>[] {
+  const l1Hash = parseL1TransactionHash(required(p, 'transaction_hash'), 'transaction_hash');
+  const hashes = ctx.node.postman.messagesOf(l1Hash);
+  const chain = ctx.node.chain;
+  const found = (hashes ?? []).map((h) => chain.getTransaction(h)).filter((t) => t !== undefined);
+  if (found.length === 0) {
+    throw new DevchainError(ErrorCode.TXN_HASH_NOT_FOUND, {
+      data: 'no message of this L1 transaction reached the dev chain (devnet_postmanFlush brings them)',
+    });
   }
-  throw new DevchainError(ErrorCode.TXN_HASH_NOT_FOUND, { data: 'the dev chain has no L1: no message was sent to it' });
+  return found.map((t) => {
+    const out: Record<string, unknown> = {
+      transaction_hash: toHex(t.hash),
+      finality_status: finalityOf(chain, t),
+      execution_status: t.receipt.execution_status,
+    };
+    if (t.receipt.revert_reason !== undefined) out.failure_reason = t.receipt.revert_reason;
+    return out;
+  });
 }

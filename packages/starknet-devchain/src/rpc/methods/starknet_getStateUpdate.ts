@@ -44,7 +44,7 @@ export function starknet_getStateUpdate(ctx: MethodContext, p: Params): Record<s
   return {
     block_hash: toHex(r.block.hash),
     new_root: toHex(r.block.newRoot),
-    old_root: toHex(parent?.newRoot ?? 0n),
+    old_root: toHex(parent?.newRoot ?? chain.config.fork?.stateRoot ?? 0n),
     state_diff: renderDiff(r.block.diff, only),
   };
 }

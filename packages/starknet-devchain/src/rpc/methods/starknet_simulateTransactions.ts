@@ -25,7 +25,8 @@ export function starknet_simulateTransactions(
     recorder = recordInitialReads(reader);
     return recorder;
   };
-  const results = chain.simulate(txs, parseBlockId(required(p, 'block_id')), flags, wrap);
+  // a reverted transaction is a result (its trace carries the revert reason), not an error: only rejections are
+  const results = chain.simulate(txs, parseBlockId(required(p, 'block_id')), { ...flags, keepReverted: true }, wrap);
   const simulated = results.map((r, i) => ({
     transaction_trace: transactionTrace({
       tx: txs[i]!,
@@ -36,7 +37,7 @@ export function starknet_simulateTransactions(
       revertReason: r.revertReason,
       calls: r.calls,
     }),
-    fee_estimation: feeEstimate(chain, txs[i]!, r),
+    fee_estimation: feeEstimate(chain, r),
   }));
   return recorder ? { simulated_transactions: simulated, initial_reads: recorder.initialReads() } : simulated;
 }

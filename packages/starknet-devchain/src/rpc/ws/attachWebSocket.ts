@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { DevchainError, ErrorCode } from '../../errors.js';
-import { handleJsonRpc } from '../handleJsonRpc.js';
+import { handleJsonRpc, isPromise } from '../handleJsonRpc.js';
 import { serializeJson } from '../rawJson.js';
 import { toJsonRpcError } from '../toJsonRpcError.js';
 import type { MethodContext, Params } from '../types.js';
@@ -86,17 +86,26 @@ export function attachWebSocket(server: Server, ctx: MethodContext): DevchainSub
           return { jsonrpc: '2.0', id, error: toJsonRpcError(e) };
         }
       };
-      let out: unknown;
+      const done = (out: unknown) => {
+        if (out !== undefined && ws.readyState === ws.OPEN) ws.send(serializeJson(out));
+        for (const f of after) f();
+        // whatever the request changed (a transaction, a block) goes out now
+        subs.check();
+      };
       if (Array.isArray(payload) && payload.length > 0) {
-        const list = payload.map(one).filter((x) => x !== undefined);
-        out = list.length > 0 ? list : undefined;
+        const answers = payload.map(one);
+        const collect = (all: unknown[]) => {
+          const list = all.filter((x) => x !== undefined);
+          return list.length > 0 ? list : undefined;
+        };
+        // a method that answers later (the postman's) holds the batch's answer until it has
+        if (answers.some(isPromise)) Promise.all(answers).then((all) => done(collect(all)));
+        else done(collect(answers));
       } else {
-        out = one(payload);
+        const out = one(payload);
+        if (isPromise(out)) out.then(done);
+        else done(out);
       }
-      if (out !== undefined) ws.send(serializeJson(out));
-      for (const f of after) f();
-      // whatever the request changed (a transaction, a block) goes out now
-      subs.check();
     });
     ws.on('close', () => subs.dropConnection(sink));
     ws.on('error', () => ws.terminate());
