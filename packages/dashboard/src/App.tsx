@@ -2,6 +2,9 @@ import { AppShell, Burger, Center, Group, Loader, NavLink, Select, Text, Button,
 import { useDisclosure } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, setCsrfToken, whenSignedOut } from './api';
+import { AccountPage } from './pages/AccountPage';
+import { GatewaysPage } from './pages/GatewaysPage';
+import { InvitePage } from './pages/InvitePage';
 import { KeyDetailPage } from './pages/KeyDetailPage';
 import { KeysPage } from './pages/KeysPage';
 import { PlanPage } from './pages/PlanPage';
@@ -18,8 +21,10 @@ const NAV = [
   { path: '/keys', label: 'Keys' },
   { path: '/usage', label: 'Usage' },
   { path: '/requests', label: 'Requests' },
+  { path: '/gateways', label: 'Gateways' },
   { path: '/team', label: 'Team' },
   { path: '/plan', label: 'Plan' },
+  { path: '/account', label: 'Account' },
 ];
 
 export function App() {
@@ -70,12 +75,15 @@ export function App() {
         adopt(null);
         navigate('/sign-in', true);
       },
+      refreshSession: async () => {
+        adopt(await api.currentSession());
+      },
     };
   }, [session, config, account, adopt]);
 
   useEffect(() => {
     if (session && (path === '/' || path === '/sign-in')) navigate('/keys', true);
-    if (session === null && path !== '/sign-in') navigate('/sign-in', true);
+    if (session === null && path !== '/sign-in' && path !== '/invite') navigate('/sign-in', true);
   }, [session, path]);
 
   if (session === undefined || (session && !config)) {
@@ -85,6 +93,8 @@ export function App() {
       </Center>
     );
   }
+  // an invitation is accepted signed out (a password) or signed in (as the invitee)
+  if (path === '/invite') return <InvitePage onAccepted={adopt} />;
   if (!session || !state) return <SignInPage onSignedIn={adopt} />;
 
   let page: React.ReactNode;
@@ -94,6 +104,8 @@ export function App() {
   else if (path === '/requests') page = <RequestsPage initialKey={search.get('key') ?? undefined} />;
   else if (path === '/team') page = <TeamPage />;
   else if (path === '/plan') page = <PlanPage />;
+  else if (path === '/gateways') page = <GatewaysPage />;
+  else if (path === '/account') page = <AccountPage />;
   else page = <KeysPage />;
 
   const who = session.user?.email ?? 'admin token';
@@ -161,10 +173,12 @@ export function App() {
           </nav>
         </AppShell.Navbar>
         <AppShell.Main>
-          {account ? (
+          {account || path === '/account' ? (
             page
           ) : (
-            <Text role="status">This user is not a member of any account yet. Ask an account owner to add you.</Text>
+            <Text role="status">
+              This user is not a member of any account yet. Ask an account owner for an invitation link.
+            </Text>
           )}
         </AppShell.Main>
       </AppShell>

@@ -1,21 +1,28 @@
 import type {
   Account,
   AccountPlan,
+  AccountStorage,
   ApiKey,
   Bucket,
+  CreatedInvitation,
   CreatedKey,
   DashboardConfig,
   ErrorCount,
+  Invitation,
+  InvitationLookup,
   KeySettings,
   Member,
   MethodUsage,
   Plan,
+  RequestDetail,
   RequestRow,
+  Restrictions,
   Role,
   Session,
   Storage,
   Usage,
 } from './types';
+import type { Gateway, GatewayToken } from './gatewayTypes';
 
 /** A refusal from the admin API: its message is safe to show; `field` names the input it is about. */
 export class ApiError extends Error {
@@ -88,6 +95,9 @@ export const api = {
   signIn: (body: { email: string; password: string } | { signInToken: string }) =>
     call<Session>('POST', '/sessions', body, { quiet401: true }),
   signOut: () => call<{ ok: boolean }>('DELETE', '/sessions/current'),
+  /** Sets a first password (within 10 minutes of signing in) or changes it (with the current one). */
+  changePassword: (body: { currentPassword?: string; newPassword: string }) =>
+    call<{ ok: boolean }>('PUT', '/users/me/password', body),
   keys: (accountId: string) => call<ApiKey[]>('GET', `/accounts/${encodeURIComponent(accountId)}/keys`),
   key: (key: string) => call<ApiKey>('GET', `/keys/${key}`),
   createKey: (accountId: string, name: string) =>
@@ -102,15 +112,39 @@ export const api = {
   errors: (scope: UsageScope) => call<ErrorCount[]>('GET', `/usage/errors${q({ ...scope })}`),
   requests: (key: string, filter: { limit?: number; method?: string; status?: number | undefined }) =>
     call<RequestRow[]>('GET', `/keys/${key}/requests${q(filter)}`),
+  request: (key: string, requestId: string) =>
+    call<RequestDetail>('GET', `/keys/${key}/requests/${encodeURIComponent(requestId)}`),
   storage: (key: string) => call<Storage>('GET', `/keys/${key}/storage`),
+  accountStorage: (accountId: string) =>
+    call<AccountStorage>('GET', `/accounts/${encodeURIComponent(accountId)}/storage`),
+  restrictions: () => call<Restrictions>('GET', '/restrictions'),
   plan: (accountId: string) => call<AccountPlan>('GET', `/accounts/${encodeURIComponent(accountId)}/plan`),
   members: (accountId: string) => call<Member[]>('GET', `/accounts/${encodeURIComponent(accountId)}/members`),
-  addMember: (accountId: string, body: { email: string; role: Role; password?: string }) =>
-    call<Member>('POST', `/accounts/${encodeURIComponent(accountId)}/members`, body),
+  inviteMember: (accountId: string, body: { email: string; role: Role }) =>
+    call<CreatedInvitation>('POST', `/accounts/${encodeURIComponent(accountId)}/members`, body),
+  invitations: (accountId: string) =>
+    call<Invitation[]>('GET', `/accounts/${encodeURIComponent(accountId)}/invitations`),
+  withdrawInvitation: (accountId: string, id: string) =>
+    call<{ ok: boolean }>('DELETE', `/accounts/${encodeURIComponent(accountId)}/invitations/${encodeURIComponent(id)}`),
+  lookupInvitation: (token: string) =>
+    call<InvitationLookup>('POST', '/invitations/lookup', { token }, { quiet401: true }),
+  acceptInvitation: (body: { token: string; password?: string }) =>
+    call<Session>('POST', '/invitations/accept', body, { quiet401: true }),
   setRole: (accountId: string, userId: string, role: Role) =>
     call<Member>('PATCH', `/accounts/${encodeURIComponent(accountId)}/members/${encodeURIComponent(userId)}`, { role }),
   removeMember: (accountId: string, userId: string) =>
     call<{ ok: boolean }>('DELETE', `/accounts/${encodeURIComponent(accountId)}/members/${encodeURIComponent(userId)}`),
   accounts: () => call<Account[]>('GET', '/accounts'),
   plans: () => call<Plan[]>('GET', '/plans'),
+  gateways: (accountId: string) => call<Gateway[]>('GET', `/accounts/${encodeURIComponent(accountId)}/gateways`),
+  createGateway: (accountId: string, name: string) =>
+    call<Gateway>('POST', `/accounts/${encodeURIComponent(accountId)}/gateways`, { name }),
+  updateGateway: (id: string, change: { mode?: Gateway['mode']; allowedOrigins?: string[] }) =>
+    call<Gateway>('PATCH', `/gateways/${encodeURIComponent(id)}`, change),
+  deleteGateway: (id: string) => call<Gateway>('DELETE', `/gateways/${encodeURIComponent(id)}`),
+  gatewayTokens: (id: string) => call<GatewayToken[]>('GET', `/gateways/${encodeURIComponent(id)}/tokens`),
+  createGatewayToken: (id: string, name: string) =>
+    call<GatewayToken & { token: string }>('POST', `/gateways/${encodeURIComponent(id)}/tokens`, { name }),
+  revokeGatewayToken: (id: string, tokenId: string) =>
+    call<{ ok: boolean }>('DELETE', `/gateways/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`),
 };

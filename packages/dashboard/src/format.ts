@@ -23,3 +23,13 @@ export function startOfUtcDay(now = Date.now()): number {
   const d = new Date(now);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
 }
+
+/**
+ * An error code as the request explorer and the usage charts show it. IPFS answers are Kubo's,
+ * with no JSON-RPC code: the usage store keeps their HTTP status, negated (-404), shown as
+ * "Kubo error". Without the transport (the usage charts), a code from -599 to -100 is one of those.
+ */
+export function errorCodeLabel(code: number, transport?: string): string {
+  const kubo = transport === undefined ? code <= -100 && code >= -599 : transport === 'ipfs';
+  return kubo ? 'Kubo error' : String(code);
+}

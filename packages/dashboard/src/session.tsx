@@ -12,6 +12,8 @@ export interface AppState {
   canManageMembers: boolean;
   setAccount(id: string): void;
   signOut(): Promise<void>;
+  /** Reads the session again (after a password change). */
+  refreshSession(): Promise<void>;
 }
 
 export const AppContext = createContext<AppState | null>(null);

@@ -12,6 +12,30 @@ export interface User {
 export interface Member extends User {
   role: Role;
 }
+/** A pending invitation (the account's owners see these; never the token). */
+export interface Invitation {
+  id: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+/** A new invitation: its token and link are shown this once, to give the invitee. */
+export interface CreatedInvitation extends Invitation {
+  token: string;
+  inviteUrl: string;
+}
+/** What an invitation is for, and how it is accepted (`POST /invitations/lookup`). */
+export interface InvitationLookup {
+  accountName: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  /** session: signed in as the invitee; password: theirs; new-password: choose one; sign-in: sign in first. */
+  accept: 'session' | 'password' | 'new-password' | 'sign-in';
+}
 export interface Account {
   id: string;
   name: string;
@@ -108,12 +132,47 @@ export interface RequestRow {
   refusal: string | null;
   latencyMs: number;
   credits: number;
+  bytesIn: number;
+  bytesOut: number;
   upstream: string | null;
+  failover: 'partner' | null;
 }
+/** `GET /keys/{key}/requests/{requestId}`: every call of one request (a batch has several). */
+export interface RequestDetail {
+  requestId: string;
+  calls: RequestRow[];
+}
+/** `GET /keys/{key}/storage`: `maxStoredBytes` is this key's own quota (ipfs.maxStoredBytesPerKey). */
 export interface Storage {
   key: string;
   storedBytes: number;
   maxStoredBytes: number | null;
+}
+/** `GET /accounts/{id}/storage`: the active keys together; `maxStoredBytes` = per-key quota × active keys. */
+export interface AccountStorage {
+  accountId: string;
+  storedBytes: number;
+  activeKeys: number;
+  maxStoredBytesPerKey: number | null;
+  maxStoredBytes: number | null;
+  keys: { key: string; name: string; storedBytes: number }[];
+}
+/** A method the contract allowlist checks (`GET /restrictions`, from the gateway's method tables). */
+export interface ContractCheckedMethod {
+  method: string;
+  aliases: string[];
+  family: string;
+  params: string[];
+  /** It reads the given address's own state: a plain wallet address must be on the list. */
+  readsAccount: boolean;
+  wsOnly: boolean;
+  devOnly: boolean;
+}
+export interface Restrictions {
+  contracts: {
+    methods: ContractCheckedMethod[];
+    refusedPrefixes: { prefix: string; family: string; devOnly: boolean }[];
+  };
 }
 
 /** `GET /dashboard/config.json`: where the networks are served. */

@@ -86,6 +86,7 @@ afterAll(async () => {
 describe('the dashboard, in Chromium, against a real gateway', () => {
   let key = '';
   let endpoint = '';
+  let inviteUrl = '';
 
   it('serves the app with caching headers and a strict CSP; / redirects to /dashboard', async () => {
     const root = await fetch(`${gw.ready.url}/`, { redirect: 'manual' });
@@ -164,7 +165,10 @@ describe('the dashboard, in Chromium, against a real gateway', () => {
     await page.getByRole('heading', { name: 'Endpoints' }).waitFor();
     const eth = Object.entries(gw.ready.networks).find(([, n]) => n.family === 'eth')!;
     const [ethName] = eth;
-    await page.getByRole('button', { name: `Copy ${ethName} HTTPS` }).click();
+    // this gateway runs without TLS: the endpoints are labelled HTTP and WS (HTTPS/WSS only with https:// URLs)
+    expect(eth[1].http).toMatch(/^http:\/\//);
+    await page.getByRole('button', { name: `Copy ${ethName} WS`, exact: true }).waitFor();
+    await page.getByRole('button', { name: `Copy ${ethName} HTTP`, exact: true }).click();
     endpoint = await page.evaluate(() => navigator.clipboard.readText());
     expect(endpoint).toBe(await page.getByTestId(`endpoint-https-${ethName}`).inputValue());
     expect(endpoint).toBe(`${eth[1].http}/v3/${key}`);
@@ -275,24 +279,52 @@ describe('the dashboard, in Chromium, against a real gateway', () => {
     await page.getByRole('link', { name: 'Team', exact: true }).click();
     await page.getByTestId('members-table').waitFor();
     await shot(page, '10-team');
+    // an owner invites: the link is shown once, the invitation is pending until accepted
+    await page.getByRole('button', { name: 'Invite member', exact: true }).click();
+    await page.getByRole('dialog').getByLabel('Email').fill(VIEWER.email);
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    inviteUrl = await page.getByTestId('invite-url').inputValue();
+    expect(inviteUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/invite#token=[\w-]{43}$/);
+    await shot(page, '10b-invitation-link');
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.getByTestId('invitations-table').getByText(VIEWER.email).waitFor();
   });
 
-  it('a viewer signs in with email and password (a wrong one is refused) and sees no create button', async () => {
+  it('a viewer accepts the invitation with a password of their own, signs in again (a wrong password is refused) and sees no create button', async () => {
+    // nobody sets another person's password: the API refuses it
     const auth = { authorization: `Bearer ${gw.ready.admin.token}`, 'content-type': 'application/json' };
     const accounts = (await (await fetch(`${gw.ready.admin.url}/accounts`, { headers: auth })).json()) as {
       id: string;
     }[];
-    const added = await fetch(`${gw.ready.admin.url}/accounts/${accounts[0]!.id}/members`, {
+    const refused = await fetch(`${gw.ready.admin.url}/accounts/${accounts[0]!.id}/members`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({ ...VIEWER, role: 'viewer' }),
     });
-    expect(added.status).toBe(201);
+    expect(refused.status).toBe(400);
 
     const viewer = await launchChromium({ width: 375, height: 812 });
     try {
       const p = await viewer.context.newPage();
-      await p.goto(gw.ready.dashboard.url);
+      await p.goto(inviteUrl);
+      await p.getByTestId('invite-summary').waitFor();
+      expect(await p.getByTestId('invite-summary').textContent()).toContain(`${VIEWER.email} is invited as viewer`);
+      // the token left the address bar
+      expect(p.url()).not.toContain('token');
+      await p.getByLabel('Choose a password').fill(VIEWER.password);
+      await p.getByLabel('The same password again').fill(VIEWER.password);
+      await shot(p, '11a-invitation-accept-375px');
+      await p.getByRole('button', { name: 'Accept and sign in', exact: true }).click();
+      await p.getByRole('heading', { name: 'API keys' }).waitFor();
+      // the link worked once
+      const again = await viewer.context.newPage();
+      await again.goto(inviteUrl);
+      await again.getByTestId('invite-error').waitFor();
+      expect(await again.getByTestId('invite-error').textContent()).toMatch(/invalid, expired or already used/);
+      await again.close();
+      // signed out, the viewer signs in with the password they chose
+      await p.getByRole('button', { name: 'Sign out', exact: true }).click();
+      await p.getByRole('heading', { name: 'Sign in to nodegate' }).waitFor();
       await p.getByLabel('Email').fill(VIEWER.email);
       await p.getByLabel('Password').fill('wrong-password-123');
       await p.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -20,6 +20,8 @@ export interface Ready {
 
 export interface StartedGateway {
   ready: Ready;
+  /** Its data directory (removed by `stop()`). */
+  dataDir: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startGateway(): Promise<StartedGateway> {
   const ready = JSON.parse(await readFile(readyFile, 'utf8')) as Ready;
   return {
     ready,
+    dataDir,
     output: () => out,
     stop: async () => {
       if (child.exitCode === null) {

@@ -1,7 +1,13 @@
 /** Constants of the connector. */
 
-/** The snap's npm id (what MetaMask installs); override with `snapId` for a local build. */
-export const DEFAULT_SNAP_ID = 'npm:@nodegate/starknet-snap';
+/**
+ * The snap id used when none is given: the snap `npm run snap` serves for MetaMask Flask (scripts/serveSnap.mjs,
+ * built for the local gateway with its development key). `@nodegate/starknet-snap` is not published on npm; a
+ * published build would be installed as {@link NPM_SNAP_ID}, passed as `snapId`.
+ */
+export const DEFAULT_SNAP_ID = 'local:http://localhost:8080';
+/** The snap's id on npm, for a published build (pass it as `snapId`); not published today. */
+export const NPM_SNAP_ID = 'npm:@nodegate/starknet-snap';
 /** Starknet main network chain id (`SN_MAIN`). */
 export const SN_MAIN = '0x534e5f4d41494e';
 /** Starknet test network chain id (`SN_SEPOLIA`). */

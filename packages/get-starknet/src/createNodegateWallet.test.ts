@@ -6,7 +6,7 @@ import { createWalletStandardWallet } from './createWalletStandardWallet.js';
 import { SnapSigner } from './SnapSigner.js';
 import type { Eip1193Provider, WindowLike } from './types.js';
 
-const SNAP = 'npm:@nodegate/starknet-snap';
+const SNAP = 'local:http://localhost:8080'; // the default snap id (what npm run snap serves)
 const A0 = '0x0123';
 const A1 = '0x0456';
 

@@ -27,7 +27,7 @@ export interface NodegateWalletOptions {
   provider?: Eip1193Provider;
   /** The window to search for MetaMask (default `globalThis`). */
   window?: WindowLike;
-  /** The snap id (default `npm:@nodegate/starknet-snap`). */
+  /** The snap id (default `local:http://localhost:8080`, what `npm run snap` serves; see `DEFAULT_SNAP_ID`). */
   snapId?: string;
   /** The snap version range to install. */
   snapVersion?: string;

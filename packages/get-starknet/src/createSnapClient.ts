@@ -7,7 +7,7 @@ import { WalletApiError, WalletApiErrorCode } from './WalletApiError.js';
 export interface SnapClientOptions {
   /** MetaMask's provider, or a function that finds it (called once, on first use). */
   provider: Eip1193Provider | (() => Promise<Eip1193Provider | undefined>);
-  /** The snap id (default `npm:@nodegate/starknet-snap`). */
+  /** The snap id (default `local:http://localhost:8080`, what `npm run snap` serves; see `DEFAULT_SNAP_ID`). */
   snapId?: string;
   /** The snap version range to install (MetaMask's default when absent). */
   snapVersion?: string;

@@ -13,7 +13,7 @@ interface GetStarknetV4 {
   enable(wallet: unknown): Promise<unknown>;
 }
 
-const SNAP = 'npm:@nodegate/starknet-snap';
+const SNAP = 'local:http://localhost:8080'; // the default snap id (what npm run snap serves)
 const A0 = '0x0123';
 
 const tagOf = (p: unknown) => (p as { tag: string }).tag;

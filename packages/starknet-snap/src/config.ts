@@ -26,12 +26,12 @@ export interface NetworkConfig {
  * Joins a nodegate network base URL and an API key into the JSON-RPC URL (`<base>/v3/<key>`).
  * With an empty key the base URL is used as it is (a node spoken to directly, for development).
  *
- * @param base - The network's base URL, e.g. `http://127.0.0.1:8545/starknet-devnet`.
+ * @param base - The network's base URL, e.g. `http://127.0.0.1:8550/starknet-devnet`.
  * @param apiKey - The nodegate API key, or an empty string.
  * @returns The JSON-RPC URL.
  * @example
  * ```ts
- * rpcUrlOf('http://localhost:8545/starknet-devnet', 'k1'); // 'http://localhost:8545/starknet-devnet/v3/k1'
+ * rpcUrlOf('http://127.0.0.1:8550/starknet-devnet', 'k1'); // 'http://127.0.0.1:8550/starknet-devnet/v3/k1'
  * ```
  */
 export function rpcUrlOf(base: string, apiKey: string): string {
@@ -106,7 +106,10 @@ export function getNetwork(chainId: unknown): NetworkConfig {
     );
   }
   if (!net.rpcUrl) {
-    throw invalidParam('chainId', `network ${net.name} has no nodegate URL in this build (set its SNAP_*_URL)`);
+    throw invalidParam(
+      'chainId',
+      `network ${net.name} has no nodegate URL in this build (build with its SNAP_*_URL; the default gateway serves only the test network)`,
+    );
   }
   return net;
 }

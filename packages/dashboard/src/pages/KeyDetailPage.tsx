@@ -19,7 +19,9 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { ApiError, api } from '../api';
 import { CopyField } from '../components/CopyField';
+import { ContractsHint } from '../components/ContractsHint';
 import { ErrorNote } from '../components/ErrorNote';
+import { endpointLabel } from '../endpointLabel';
 import { dateTime } from '../format';
 import { href, navigate, onLinkClick } from '../router';
 import { useApp } from '../session';
@@ -37,7 +39,7 @@ export function KeyDetailPage({ keyId }: { keyId: string }) {
   if (error) return <ErrorNote error={error} />;
   if (!k) return <Loader aria-label="Loading the key" />;
   const endpoints = endpointsOf(config, k.key);
-  const snippets = snippetsOf(config, k.key, k.settings.requireSecret);
+  const snippets = snippetsOf(config, k.key, k.settings);
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start">
@@ -83,8 +85,17 @@ export function KeyDetailPage({ keyId }: { keyId: string }) {
                 </Badge>
               </Group>
               <Stack gap={6}>
-                <CopyField label={`${e.network} HTTPS`} value={e.https} testId={`endpoint-https-${e.network}`} />
-                <CopyField label={`${e.network} WSS`} value={e.wss} testId={`endpoint-wss-${e.network}`} />
+                {/* HTTPS/WSS only when the gateway (or its publicUrl) speaks TLS */}
+                <CopyField
+                  label={`${e.network} ${endpointLabel(e.https)}`}
+                  value={e.https}
+                  testId={`endpoint-https-${e.network}`}
+                />
+                <CopyField
+                  label={`${e.network} ${endpointLabel(e.wss)}`}
+                  value={e.wss}
+                  testId={`endpoint-wss-${e.network}`}
+                />
               </Stack>
             </Card>
           ))}
@@ -119,6 +130,15 @@ export function KeyDetailPage({ keyId }: { keyId: string }) {
               <Code block style={{ whiteSpace: 'pre', overflowX: 'auto' }} data-testid={`snippet-${s.id}`}>
                 {s.code}
               </Code>
+              {s.notes.length > 0 && (
+                <Stack gap={2} mt={6} data-testid={`snippet-notes-${s.id}`}>
+                  {s.notes.map((n) => (
+                    <Text key={n} size="xs" c="dimmed">
+                      {n}
+                    </Text>
+                  ))}
+                </Stack>
+              )}
               <CopyButton value={s.code}>
                 {({ copied, copy }) => (
                   <Button size="xs" mt={6} variant="light" onClick={copy}>
@@ -131,7 +151,12 @@ export function KeyDetailPage({ keyId }: { keyId: string }) {
         </Tabs>
       </section>
 
-      <SettingsForm apiKey={k} readOnly={!canEditKeys || k.revokedAt !== null} onSaved={setData} />
+      <SettingsForm
+        apiKey={k}
+        readOnly={!canEditKeys || k.revokedAt !== null}
+        onSaved={setData}
+        families={new Set(Object.values(config.networks).map((n) => n.family))}
+      />
 
       <section aria-labelledby="key-usage-title">
         <Title order={3} id="key-usage-title" mb="xs">
@@ -171,7 +196,7 @@ const LISTS: { field: ListField; label: string; description: string; placeholder
   {
     field: 'allowedContracts',
     label: 'Allowed contract addresses',
-    description: 'One per line; checked for eth_call, eth_getLogs, Starknet call … ',
+    description: 'One per line.',
     placeholder: '0x…',
   },
   {
@@ -195,10 +220,13 @@ function SettingsForm({
   apiKey,
   readOnly,
   onSaved,
+  families,
 }: {
   apiKey: ApiKey;
   readOnly: boolean;
   onSaved: (k: ApiKey) => void;
+  /** The method families this gateway serves (the contract allowlist's hint names their methods). */
+  families: ReadonlySet<string>;
 }) {
   const s = apiKey.settings;
   const [lists, setLists] = useState<Record<ListField, string>>({
@@ -262,7 +290,7 @@ function SettingsForm({
               <Textarea
                 key={l.field}
                 label={l.label}
-                description={l.description}
+                description={l.field === 'allowedContracts' ? <ContractsHint families={families} /> : l.description}
                 placeholder={l.placeholder}
                 autosize
                 minRows={2}

@@ -1,24 +1,14 @@
-import { Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { ErrorNote } from '../components/ErrorNote';
-import { dateTime } from '../format';
+import { dateTime, errorCodeLabel } from '../format';
 import { useApp } from '../session';
+import type { RequestRow } from '../types';
 import { useAsync } from '../useAsync';
+import { REFUSALS, RequestDetail } from './RequestDetail';
 
 const STATUSES = ['200', '400', '401', '403', '404', '408', '413', '429', '500', '502', '503', '504'];
-const REFUSALS: Record<string, string> = {
-  origin: 'origin not in the allowlist',
-  'user-agent': 'user agent not in the allowlist',
-  method: 'method not in the allowlist',
-  contract: 'contract not in the allowlist',
-  rate: 'over the credits per second',
-  daily: 'over the daily credits',
-  concurrency: 'too many requests in flight',
-  secret: 'missing or wrong secret',
-  jwt: 'missing or invalid JWT',
-};
-
 /** The recent requests of one key, newest first, with why a request was refused. */
 export function RequestsPage({ initialKey }: { initialKey: string | undefined }) {
   const { account } = useApp();
@@ -28,6 +18,7 @@ export function RequestsPage({ initialKey }: { initialKey: string | undefined })
   const key = picked ?? keys?.find((k) => k.revokedAt === null)?.key ?? keys?.[0]?.key;
   const [methodText, setMethodText] = useState('');
   const [statusText, setStatusText] = useState<string | null>(null);
+  const [opened, setOpened] = useState<RequestRow | null>(null);
   const [filter, setFilter] = useState<{ method: string; status: number | undefined }>({
     method: '',
     status: undefined,
@@ -45,7 +36,8 @@ export function RequestsPage({ initialKey }: { initialKey: string | undefined })
     <Stack>
       <Title order={2}>Request explorer</Title>
       <Text size="sm" c="dimmed">
-        The latest requests of a key (up to 200), newest first, refused ones included.
+        The latest requests of a key (up to 200), newest first, refused ones included. Open a row to see all the
+        explorer keeps of it.
       </Text>
       <form onSubmit={apply} aria-label="Filter requests">
         <Group align="flex-end" wrap="wrap">
@@ -103,9 +95,32 @@ export function RequestsPage({ initialKey }: { initialKey: string | undefined })
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {data.map((r) => (
-                <Table.Tr key={r.requestId} data-method={r.method} data-status={r.status}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(r.at)}</Table.Td>
+              {data.map((r, i) => (
+                <Table.Tr
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the calls of a batch share their request id
+                  key={`${r.requestId}/${i}`}
+                  data-method={r.method}
+                  data-status={r.status}
+                  data-transport={r.transport}
+                  data-request-id={r.requestId}
+                  onClick={() => setOpened(r)}
+                  style={{ cursor: 'pointer' }}
+                >
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      fz="sm"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setOpened(r);
+                      }}
+                      aria-label={`Open the request of ${dateTime(r.at)}: ${r.method}`}
+                      data-testid="open-request"
+                    >
+                      {dateTime(r.at)}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td>{r.network}</Table.Td>
                   <Table.Td ff="monospace">
                     {r.method}
@@ -116,9 +131,13 @@ export function RequestsPage({ initialKey }: { initialKey: string | undefined })
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={r.status < 400 ? 'teal' : r.status < 500 ? 'orange' : 'red'} variant="light">
+                    <Badge
+                      color={r.status < 400 ? 'teal' : r.status < 500 ? 'orange' : 'red'}
+                      variant="light"
+                      data-testid="status"
+                    >
                       {r.status}
-                      {r.errorCode !== null ? ` · ${r.errorCode}` : ''}
+                      {r.errorCode !== null ? ` · ${errorCodeLabel(r.errorCode, r.transport)}` : ''}
                     </Badge>
                   </Table.Td>
                   <Table.Td data-testid="refusal">
@@ -143,6 +162,7 @@ export function RequestsPage({ initialKey }: { initialKey: string | undefined })
           </Table>
         </Table.ScrollContainer>
       )}
+      {key && <RequestDetail apiKey={key} row={opened} onClose={() => setOpened(null)} />}
     </Stack>
   );
 }

@@ -54,7 +54,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
               Sign in to nodegate
             </Title>
             <Text size="sm" c="dimmed">
-              Operators: use the one-time link printed by <code>npm start</code>.
+              Operators: use the one-time link printed by <code>npm start</code> (another one:{' '}
+              <code>npx nodegate admin sign-in-link</code>), or <code>operator@localhost</code> and the password set on
+              the Account page or with <code>npx nodegate admin set-password</code>.
             </Text>
             {error && (
               <Alert color="red" role="alert" data-testid="sign-in-error">

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
+import { CopyField } from '../components/CopyField';
 import { ErrorNote } from '../components/ErrorNote';
-import { date } from '../format';
+import { date, dateTime } from '../format';
 import { useApp } from '../session';
-import type { Role } from '../types';
+import type { CreatedInvitation, Role } from '../types';
 import { useAsync } from '../useAsync';
 
 const ROLES: { value: Role; label: string }[] = [
@@ -13,18 +14,19 @@ const ROLES: { value: Role; label: string }[] = [
   { value: 'viewer', label: 'Viewer: read only' },
 ];
 
-/** The account's members and their roles; owners add, change and remove members. */
+/** The account's members and their roles; owners invite, change and remove members, and see pending invitations. */
 export function TeamPage() {
   const { account, canManageMembers, session } = useApp();
   const accountId = account!.id;
   const { data, error, reload } = useAsync(() => api.members(accountId), [accountId]);
   const [adding, setAdding] = useState(false);
+  const [invitations, setInvitations] = useState(0);
   const [actionError, setActionError] = useState<unknown>(null);
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Team</Title>
-        {canManageMembers && <Button onClick={() => setAdding(true)}>Add member</Button>}
+        {canManageMembers && <Button onClick={() => setAdding(true)}>Invite member</Button>}
       </Group>
       <Text size="sm" c="dimmed">
         Owners manage members and keys; admins manage keys and their settings; viewers see keys and usage only.
@@ -92,76 +94,142 @@ export function TeamPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <AddMemberModal
+      {canManageMembers && <PendingInvitations accountId={accountId} version={invitations} />}
+      <InviteMemberModal
         opened={adding}
         accountId={accountId}
         onClose={() => setAdding(false)}
-        onAdded={() => {
-          setAdding(false);
-          reload();
-        }}
+        onInvited={() => setInvitations((n) => n + 1)}
       />
     </Stack>
   );
 }
 
-function AddMemberModal(props: { opened: boolean; accountId: string; onClose: () => void; onAdded: () => void }) {
+function InviteMemberModal(props: { opened: boolean; accountId: string; onClose: () => void; onInvited: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const [password, setPassword] = useState('');
+  const [invited, setInvited] = useState<CreatedInvitation | null>(null);
   const [problem, setProblem] = useState<{ field: string | undefined; message: string } | null>(null);
+  const close = () => {
+    setInvited(null);
+    setProblem(null);
+    props.onClose();
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setProblem(null);
     try {
-      await api.addMember(props.accountId, { email: email.trim(), role, ...(password ? { password } : {}) });
+      setInvited(await api.inviteMember(props.accountId, { email: email.trim(), role }));
       setEmail('');
-      setPassword('');
-      props.onAdded();
+      props.onInvited();
     } catch (err) {
       setProblem({ field: (err as { field?: string }).field, message: (err as Error).message });
     }
   };
   const errorFor = (f: string) => (problem?.field === f ? problem.message : undefined);
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="Add a member">
-      <form onSubmit={submit}>
+    <Modal opened={props.opened} onClose={close} title={invited ? 'Invitation link' : 'Invite a member'}>
+      {invited ? (
         <Stack>
-          <TextInput
-            label="Email"
-            type="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={errorFor('email')}
-            data-autofocus
-          />
-          <Select
-            label="Role"
-            data={ROLES}
-            value={role}
-            onChange={(v) => v && setRole(v as Role)}
-            allowDeselect={false}
-          />
-          <PasswordInput
-            label="Password (for a new user, at least 10 characters)"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={errorFor('password')}
-          />
-          {problem && !problem.field && (
-            <Text c="red" role="alert">
-              {problem.message}
-            </Text>
-          )}
+          <Alert color="yellow" title="Send this link to the invitee only" role="alert">
+            {invited.email} joins as {invited.role} by opening it: they choose their own password, or sign in if they
+            already have a user. It works once, until {dateTime(invited.expiresAt)}. Whoever holds it can accept it:
+            send it over a channel you trust. It is shown only now.
+          </Alert>
+          <CopyField label="Invitation link" value={invited.inviteUrl} testId="invite-url" />
           <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              Cancel
-            </Button>
-            <Button type="submit">Add</Button>
+            <Button onClick={close}>Done</Button>
           </Group>
         </Stack>
-      </form>
+      ) : (
+        <form onSubmit={submit}>
+          <Stack>
+            <Text size="sm" c="dimmed">
+              The invitee joins when they open the link you get next; nobody sets a password for them.
+            </Text>
+            <TextInput
+              label="Email"
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={errorFor('email')}
+              data-autofocus
+            />
+            <Select
+              label="Role"
+              data={ROLES}
+              value={role}
+              onChange={(v) => v && setRole(v as Role)}
+              allowDeselect={false}
+            />
+            {problem && !problem.field && (
+              <Text c="red" role="alert">
+                {problem.message}
+              </Text>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit">Invite</Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
     </Modal>
+  );
+}
+
+/** The account's pending invitations, for its owners: who, which role, until when; withdraw. */
+function PendingInvitations({ accountId, version }: { accountId: string; version: number }) {
+  const { data, error, reload } = useAsync(() => api.invitations(accountId), [accountId, version]);
+  const [actionError, setActionError] = useState<unknown>(null);
+  if (data && data.length === 0 && !error) return null;
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h4">
+        Pending invitations
+      </Title>
+      <ErrorNote error={error ?? actionError} />
+      {data && (
+        <Table.ScrollContainer minWidth={480}>
+          <Table aria-label="Pending invitations" data-testid="invitations-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Email</Table.Th>
+                <Table.Th scope="col">Role</Table.Th>
+                <Table.Th scope="col">Until</Table.Th>
+                <Table.Th scope="col">Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.map((i) => (
+                <Table.Tr key={i.id}>
+                  <Table.Td>{i.email}</Table.Td>
+                  <Table.Td>{i.role}</Table.Td>
+                  <Table.Td>{dateTime(i.expiresAt)}</Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Withdraw the invitation of ${i.email}`}
+                      onClick={async () => {
+                        setActionError(null);
+                        await api.withdrawInvitation(accountId, i.id).catch(setActionError);
+                        reload();
+                      }}
+                    >
+                      Withdraw
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
   );
 }

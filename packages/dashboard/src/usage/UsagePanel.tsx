@@ -16,7 +16,7 @@ import {
 import { useState } from 'react';
 import { api, type UsageScope } from '../api';
 import { ErrorNote } from '../components/ErrorNote';
-import { bytes, num, startOfUtcDay } from '../format';
+import { bytes, errorCodeLabel, num, startOfUtcDay } from '../format';
 import type { Bucket, Usage } from '../types';
 import { useAsync } from '../useAsync';
 
@@ -73,6 +73,30 @@ function pivot(usage: Usage, fromMs: number, toMs: number) {
   return { networks, rows: [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r) };
 }
 
+/** IPFS stored bytes against the quota: a key's own, or an account's keys together. */
+interface StorageView {
+  storedBytes: number;
+  /** The key's quota, or the account's keys' quotas added up; null without IPFS. */
+  maxStoredBytes: number | null;
+  /** The quota of each key (ipfs.maxStoredBytesPerKey). */
+  perKey: number | null;
+  /** The account's active keys (null for one key). */
+  activeKeys: number | null;
+}
+
+/** What the quota figure means: it is per key, and an account's is the keys' quotas added up. */
+function quotaNote(s: StorageView): string | null {
+  if (s.perKey === null) return null;
+  const each = bytes(s.perKey);
+  if (s.activeKeys === null) {
+    return `${each} is this key's own quota (every key has one of ${each}); past it, its uploads and pins are refused (413).`;
+  }
+  return (
+    `${s.activeKeys} active key${s.activeKeys === 1 ? '' : 's'} × ${each} per key. The quota is per key: each key is ` +
+    `refused (413) past its own ${each}, whatever the others store; the account has no quota of its own.`
+  );
+}
+
 async function load(
   scope: { key?: string; account?: string },
   range: (typeof RANGES)[number],
@@ -81,13 +105,23 @@ async function load(
   const to = Date.now() + 1000;
   const s: UsageScope = { ...scope, from: to - range.ms, to };
   const today: UsageScope = { ...scope, from: startOfUtcDay(), to };
-  const storageOf = async () => {
-    if (scope.key) return api.storage(scope.key);
-    const keys = (await api.keys(scope.account!)).filter((k) => k.revokedAt === null);
-    const all = await Promise.all(keys.map((k) => api.storage(k.key)));
+  // the quota is per key (ipfs.maxStoredBytesPerKey); an account's figure is that times its active keys
+  const storageOf = async (): Promise<StorageView> => {
+    if (scope.key) {
+      const s = await api.storage(scope.key);
+      return {
+        storedBytes: s.storedBytes,
+        maxStoredBytes: s.maxStoredBytes,
+        perKey: s.maxStoredBytes,
+        activeKeys: null,
+      };
+    }
+    const s = await api.accountStorage(scope.account!);
     return {
-      storedBytes: all.reduce((a, b) => a + b.storedBytes, 0),
-      maxStoredBytes: all[0]?.maxStoredBytes == null ? null : all[0].maxStoredBytes * all.length,
+      storedBytes: s.storedBytes,
+      maxStoredBytes: s.maxStoredBytes,
+      perKey: s.maxStoredBytesPerKey,
+      activeKeys: s.activeKeys,
     };
   };
   const limitOf = async () => {
@@ -243,7 +277,7 @@ export default function UsagePanel({
                 <BarChart
                   h={200}
                   data={data.errors.map((e) => ({
-                    status: e.errorCode === null ? String(e.status) : `${e.status} / ${e.errorCode}`,
+                    status: e.errorCode === null ? String(e.status) : `${e.status} / ${errorCodeLabel(e.errorCode)}`,
                     count: e.count,
                   }))}
                   dataKey="status"
@@ -271,6 +305,11 @@ export default function UsagePanel({
               <Stat label="Bytes in" value={bytes(data.usage.totals.bytesIn)} testId="bytes-in" />
               <Stat label="Bytes out" value={bytes(data.usage.totals.bytesOut)} testId="bytes-out" />
             </SimpleGrid>
+            {data.storage && quotaNote(data.storage) && (
+              <Text size="xs" c="dimmed" mb="sm" data-testid="ipfs-quota-note">
+                {quotaNote(data.storage)}
+              </Text>
+            )}
             <AreaChart
               h={160}
               data={data.rows}
