@@ -45,14 +45,40 @@ export interface NewSession {
 export interface Session {
   readonly user: User;
   readonly csrfToken: string;
+  /** When it was signed in (a password is set only within minutes of it, when there is none yet). */
+  readonly createdAt: Date;
   readonly expiresAt: Date;
+}
+
+/** An owner's pending invitation to join an account (its token is shown once, to the inviter). */
+export interface Invitation {
+  readonly id: string;
+  readonly accountId: string;
+  /** Lowercase. */
+  readonly email: string;
+  readonly role: Role;
+  /** The user who invited (null for an admin token, or when that user is gone). */
+  readonly invitedBy: string | null;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** A pending invitation found by its token, with the name of the account it is for. */
+export interface InvitationWithAccount extends Invitation {
+  readonly accountName: string;
+}
+
+/** What accepting an invitation did: the membership it made (or found: a member keeps their role). */
+export interface AcceptedInvitation {
+  readonly accountId: string;
+  readonly role: Role;
 }
 
 /** Result of a membership change that must keep one owner. */
 export type MembershipChange = 'changed' | 'not-found' | 'last-owner';
 
 /**
- * Accounts, users, memberships, sessions, one-time sign-in tokens and admin tokens. One SQL
+ * Accounts, users, memberships, invitations, sessions, one-time sign-in tokens and admin tokens. One SQL
  * implementation runs over PGlite and PostgreSQL (`accountStoreContract.ts`). Tokens and
  * session ids are random 32-byte values; only their SHA-256 is stored and they are found by it.
  */
@@ -104,6 +130,38 @@ export interface AccountStore {
   /** Uses a sign-in token: the user the first time within its lifetime, undefined after. */
   redeemSignInToken(token: string): Promise<User | undefined>;
 
+  /**
+   * Invites `email` into an account with `role`: a random 32-byte token (only its SHA-256 is
+   * stored), valid for `ttlMs` (default 7 days) and once. A pending invitation of the same email
+   * to the same account is replaced (its token stops working). Undefined when the account already
+   * has `maxPending` (default 100) pending invitations. Never creates or reads a user.
+   */
+  createInvitation(
+    input: { accountId: string; email: string; role: Role; invitedBy: string | null },
+    options?: { ttlMs?: number; maxPending?: number },
+  ): Promise<{ invitation: Invitation; token: string } | undefined>;
+  /** The pending (unused, unexpired) invitation with this token. */
+  findInvitation(token: string): Promise<InvitationWithAccount | undefined>;
+  /** The account's pending invitations, oldest first. */
+  listInvitations(accountId: string): Promise<Invitation[]>;
+  /** Withdraws a pending invitation; false when the account has no such pending invitation. */
+  deleteInvitation(accountId: string, invitationId: string): Promise<boolean>;
+  /**
+   * Uses the invitation for an existing user, in one statement: undefined (and nothing changes)
+   * unless the token is pending and the invitation's email is the user's. A user who already is
+   * a member keeps their role.
+   */
+  acceptInvitation(token: string, userId: string): Promise<AcceptedInvitation | undefined>;
+  /**
+   * Uses the invitation for an email that has no user yet: creates the user with `password`
+   * (the invitee's own) and the membership, in one statement. `'user-exists'` (nothing changes)
+   * when the email has a user; undefined when the token is not pending.
+   */
+  acceptInvitationAsNewUser(
+    token: string,
+    password: string,
+  ): Promise<(AcceptedInvitation & { user: User }) | 'user-exists' | undefined>;
+
   /** An operator-level token for the CLI and automation. */
   createAdminToken(name: string): Promise<{ token: string }>;
   /** The token's name when it is a valid admin token. */
@@ -116,3 +174,9 @@ export interface AccountStore {
 
 /** Passwords shorter than this are refused. */
 export const MIN_PASSWORD_LENGTH = 10;
+
+/** How long an invitation can be accepted, by default. */
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+
+/** Pending invitations an account may have at once, by default (what one owner can make the database hold). */
+export const MAX_PENDING_INVITATIONS = 100;

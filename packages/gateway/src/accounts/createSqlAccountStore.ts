@@ -1,27 +1,66 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SqlQuery } from '../store/createSqlKeyStore.js';
-import type { Account, AccountStore, AccountWithRole, Member, Role, User } from './AccountStore.js';
-import { hashPassword } from './hashPassword.js';
+import { runSteps } from '../store/runSteps.js';
+import type { SqlConnection } from '../store/SqlConnection.js';
+import {
+  type Account,
+  type AccountStore,
+  type AccountWithRole,
+  INVITATION_TTL_MS,
+  type Invitation,
+  MAX_PENDING_INVITATIONS,
+  type Member,
+  type Role,
+  type User,
+} from './AccountStore.js';
+import { ACCOUNT_SQL } from './accountSql.js';
+import { hashPassword, passwordWorkIsFull } from './hashPassword.js';
+import { PasswordWorkBusyError } from './PasswordWorkBusyError.js';
 import { verifyPassword } from './verifyPassword.js';
 
 const SESSION_TTL_MS = 7 * 24 * 3600_000;
 const SIGN_IN_TTL_MS = 15 * 60_000;
 
+/** A stored time: a Date (PostgreSQL) or epoch ms (SQLite). */
+type Time = Date | string | number;
+
 interface AccountRow {
   id: string;
   name: string;
   plan: string;
-  created_at: Date | string;
+  created_at: Time;
   role?: Role;
 }
 interface UserRow {
   id: string;
   email: string;
   password_hash: string | null;
-  operator: boolean;
-  created_at: Date | string;
+  /** boolean (PostgreSQL) or 0/1 (SQLite) */
+  operator: boolean | number;
+  created_at: Time;
   role?: Role;
 }
+
+interface InvitationRow {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  created_at: Time;
+  expires_at: Time;
+}
+
+const toInvitation = (r: InvitationRow): Invitation => ({
+  id: r.id,
+  accountId: r.account_id,
+  email: r.email,
+  role: r.role,
+  invitedBy: r.invited_by,
+  createdAt: new Date(r.created_at),
+  expiresAt: new Date(r.expires_at),
+});
+/** PostgreSQL's unique_violation (the embedded SQLite's UNIQUE failures have the same code). */
+const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
 
 const toAccount = (r: AccountRow): Account => ({
   id: r.id,
@@ -32,7 +71,7 @@ const toAccount = (r: AccountRow): Account => ({
 const toUser = (r: UserRow): User => ({
   id: r.id,
   email: r.email,
-  operator: r.operator,
+  operator: Boolean(r.operator),
   hasPassword: r.password_hash !== null,
   createdAt: new Date(r.created_at),
 });
@@ -46,68 +85,62 @@ const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').dig
 // A hash verified when the email is unknown, so both answers take the same time.
 let dummyHash: Promise<string> | undefined;
 
-const USER_COLS = 'u.id, u.email, u.password_hash, u.operator, u.created_at';
-// Keeps one owner: the change applies unless it takes the last owner away.
-const KEEPS_OWNER = `(m.role <> 'owner' OR (SELECT count(*) FROM memberships o
-  WHERE o.account_id = m.account_id AND o.role = 'owner') > 1)`;
-
 /**
- * The AccountStore over any SQL connection speaking PostgreSQL's dialect (PGlite or pg). The
- * schema (`SCHEMA` in `store/sql.ts`) must already be applied; `openDatabase` does it.
+ * The AccountStore over a SQL connection, in its dialect (`ACCOUNT_SQL`: PostgreSQL's, or the
+ * embedded SQLite's, where an operation PostgreSQL writes as one statement is one transaction).
+ * The schema (`SCHEMA` or `SQLITE_SCHEMA` in `store/sql.ts`) must already be applied;
+ * `openDatabase` does it.
  *
  * @example
- * const accounts = createSqlAccountStore(query, () => db.close());
+ * const accounts = createSqlAccountStore(db.sql, () => db.close());
  * const acme = await accounts.createAccount({ name: 'Acme', plan: 'core' });
  */
-export function createSqlAccountStore(query: SqlQuery, close: () => Promise<void>): AccountStore {
-  const rows = async <R>(sql: string, params: unknown[] = []) => (await query<R>(sql, params)).rows;
-  const one = async <R>(sql: string, params: unknown[] = []) => (await query<R>(sql, params)).rows[0];
-  const userBy = async (where: string, value: string) => {
-    const r = await one<UserRow>(`SELECT ${USER_COLS} FROM users u WHERE ${where} = $1`, [value]);
+export function createSqlAccountStore(sql: SqlConnection, close: () => Promise<void>): AccountStore {
+  const S = ACCOUNT_SQL[sql.dialect];
+  const rows = <R>(steps: typeof S.findAccount, params: unknown[] = []) => runSteps<R>(sql, steps, params);
+  const one = async <R>(steps: typeof S.findAccount, params: unknown[] = []) => (await rows<R>(steps, params))[0];
+  const userBy = async (steps: typeof S.userById, value: string) => {
+    const r = await one<UserRow>(steps, [value]);
     return r && toUser(r);
   };
-  const changed = async (sql: string, params: unknown[], accountId: string, userId: string) => {
-    if ((await one(sql, params)) !== undefined) return 'changed' as const;
-    const exists = await one('SELECT 1 FROM memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+  const findInvitation = async (token: string) => {
+    const r = await one<InvitationRow & { account_name: string }>(S.findInvitation, [sha256(token)]);
+    return r && { ...toInvitation(r), accountName: r.account_name };
+  };
+  const changed = async (steps: typeof S.setRole, params: unknown[], accountId: string, userId: string) => {
+    if ((await one(steps, params)) !== undefined) return 'changed' as const;
+    const exists = await one(S.isMember, [accountId, userId]);
     return exists ? ('last-owner' as const) : ('not-found' as const);
   };
 
   return {
     async createAccount({ name, plan, id }) {
-      const r = await one<AccountRow>('INSERT INTO accounts (id, name, plan) VALUES ($1, $2, $3) RETURNING *', [
-        id ?? newId(),
-        name,
-        plan,
-      ]);
+      const r = await one<AccountRow>(S.createAccount, [id ?? newId(), name, plan]);
       return toAccount(r!);
     },
     async findAccount(id) {
-      const r = await one<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+      const r = await one<AccountRow>(S.findAccount, [id]);
       return r && toAccount(r);
     },
     async listAccounts() {
-      return (await rows<AccountRow>('SELECT * FROM accounts ORDER BY created_at, seq')).map(toAccount);
+      return (await rows<AccountRow>(S.listAccounts)).map(toAccount);
     },
     async updateAccount(id, patch) {
-      const r = await one<AccountRow>(
-        `UPDATE accounts SET name = COALESCE($2, name), plan = COALESCE($3, plan) WHERE id = $1 RETURNING *`,
-        [id, patch.name ?? null, patch.plan ?? null],
-      );
+      const r = await one<AccountRow>(S.updateAccount, [id, patch.name ?? null, patch.plan ?? null]);
       return r && toAccount(r);
     },
 
     async createUser({ email, password, operator }) {
       const hash = password == null ? null : await hashPassword(password);
-      const r = await one<UserRow>(
-        'INSERT INTO users (id, email, password_hash, operator) VALUES ($1, $2, $3, $4) RETURNING *',
-        [newId(), email.trim().toLowerCase(), hash, operator ?? false],
-      );
+      const r = await one<UserRow>(S.createUser, [newId(), email.trim().toLowerCase(), hash, operator ?? false]);
       return toUser(r!);
     },
-    findUser: (id) => userBy('u.id', id),
-    findUserByEmail: (email) => userBy('u.email', email.trim().toLowerCase()),
+    findUser: (id) => userBy(S.userById, id),
+    findUserByEmail: (email) => userBy(S.userByEmail, email.trim().toLowerCase()),
     async verifyPassword(email, password) {
-      const r = await one<UserRow>(`SELECT ${USER_COLS} FROM users u WHERE u.email = $1`, [email.trim().toLowerCase()]);
+      // refused before the lookup when no scrypt run could start: a refused attempt costs nothing
+      if (passwordWorkIsFull()) throw new PasswordWorkBusyError();
+      const r = await one<UserRow>(S.userByEmail, [email.trim().toLowerCase()]);
       if (!r || r.password_hash === null) {
         dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
         await verifyPassword(password, await dummyHash);
@@ -117,49 +150,25 @@ export function createSqlAccountStore(query: SqlQuery, close: () => Promise<void
     },
     async setPassword(userId, password) {
       const hash = await hashPassword(password);
-      const r = await one('UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id', [userId, hash]);
+      const r = await one(S.setPassword, [userId, hash]);
       if (!r) throw new Error('unknown user');
     },
 
     async addMember(accountId, userId, role) {
-      await query('INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, $3)', [accountId, userId, role]);
+      await rows(S.addMember, [accountId, userId, role]);
     },
-    setRole: (accountId, userId, role) =>
-      changed(
-        `UPDATE memberships m SET role = $3 WHERE m.account_id = $1 AND m.user_id = $2
-          AND ($3 = 'owner' OR ${KEEPS_OWNER}) RETURNING m.role`,
-        [accountId, userId, role],
-        accountId,
-        userId,
-      ),
-    removeMember: (accountId, userId) =>
-      changed(
-        `DELETE FROM memberships m WHERE m.account_id = $1 AND m.user_id = $2 AND ${KEEPS_OWNER} RETURNING m.role`,
-        [accountId, userId],
-        accountId,
-        userId,
-      ),
+    setRole: (accountId, userId, role) => changed(S.setRole, [accountId, userId, role], accountId, userId),
+    removeMember: (accountId, userId) => changed(S.removeMember, [accountId, userId], accountId, userId),
     async members(accountId) {
-      const list = await rows<UserRow & { role: Role }>(
-        `SELECT ${USER_COLS}, m.role FROM memberships m JOIN users u ON u.id = m.user_id
-          WHERE m.account_id = $1 ORDER BY m.created_at, u.email`,
-        [accountId],
-      );
+      const list = await rows<UserRow & { role: Role }>(S.members, [accountId]);
       return list.map((r): Member => ({ ...toUser(r), role: r.role }));
     },
     async role(accountId, userId) {
-      const r = await one<{ role: Role }>('SELECT role FROM memberships WHERE account_id = $1 AND user_id = $2', [
-        accountId,
-        userId,
-      ]);
+      const r = await one<{ role: Role }>(S.role, [accountId, userId]);
       return r?.role;
     },
     async accountsOf(userId) {
-      const list = await rows<AccountRow & { role: Role }>(
-        `SELECT a.*, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id
-          WHERE m.user_id = $1 ORDER BY a.created_at, a.seq`,
-        [userId],
-      );
+      const list = await rows<AccountRow & { role: Role }>(S.accountsOf, [userId]);
       return list.map((r): AccountWithRole => ({ ...toAccount(r), role: r.role }));
     },
 
@@ -167,69 +176,104 @@ export function createSqlAccountStore(query: SqlQuery, close: () => Promise<void
       const id = newToken();
       const csrfToken = newToken();
       const expiresAt = new Date(Date.now() + (options.ttlMs ?? SESSION_TTL_MS));
-      await query('INSERT INTO sessions (id_hash, user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4)', [
-        sha256(id),
-        userId,
-        csrfToken,
-        expiresAt,
-      ]);
+      await rows(S.createSession, [sha256(id), userId, csrfToken, expiresAt]);
       return { id, csrfToken, expiresAt };
     },
     async findSession(id) {
-      const r = await one<UserRow & { csrf_token: string; expires_at: Date | string }>(
-        `SELECT ${USER_COLS}, s.csrf_token, s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id
-          WHERE s.id_hash = $1 AND s.expires_at > now()`,
-        [sha256(id)],
+      const r = await one<UserRow & { csrf_token: string; session_created_at: Time; expires_at: Time }>(S.findSession, [
+        sha256(id),
+      ]);
+      return (
+        r && {
+          user: toUser(r),
+          csrfToken: r.csrf_token,
+          createdAt: new Date(r.session_created_at),
+          expiresAt: new Date(r.expires_at),
+        }
       );
-      return r && { user: toUser(r), csrfToken: r.csrf_token, expiresAt: new Date(r.expires_at) };
     },
     async deleteSession(id) {
-      return (await one('DELETE FROM sessions WHERE id_hash = $1 RETURNING user_id', [sha256(id)])) !== undefined;
+      return (await one(S.deleteSession, [sha256(id)])) !== undefined;
     },
     async deleteUserSessions(userId, exceptId) {
-      const gone = await rows('DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2 RETURNING user_id', [
-        userId,
-        exceptId === undefined ? '' : sha256(exceptId),
-      ]);
+      const gone = await rows(S.deleteUserSessions, [userId, exceptId === undefined ? '' : sha256(exceptId)]);
       // expired sessions of anyone go too
-      await query('DELETE FROM sessions WHERE expires_at <= now()');
+      await rows(S.deleteExpiredSessions);
       return gone.length;
     },
 
     async createSignInToken(userId, options = {}) {
       const token = newToken();
       const expiresAt = new Date(Date.now() + (options.ttlMs ?? SIGN_IN_TTL_MS));
-      await query('DELETE FROM sign_in_tokens WHERE expires_at <= now() OR used_at IS NOT NULL');
-      await query('INSERT INTO sign_in_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [
-        sha256(token),
-        userId,
-        expiresAt,
-      ]);
+      await rows(S.deleteSpentSignInTokens);
+      await rows(S.createSignInToken, [sha256(token), userId, expiresAt]);
       return { token, expiresAt };
     },
     async redeemSignInToken(token) {
-      const r = await one<UserRow>(
-        `WITH t AS (UPDATE sign_in_tokens SET used_at = now()
-            WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id)
-          SELECT ${USER_COLS} FROM t JOIN users u ON u.id = t.user_id`,
-        [sha256(token)],
-      );
+      const r = await one<UserRow>(S.redeemSignInToken, [sha256(token)]);
       return r && toUser(r);
+    },
+
+    async createInvitation({ accountId, email, role, invitedBy }, options = {}) {
+      const token = newToken();
+      const expiresAt = new Date(Date.now() + (options.ttlMs ?? INVITATION_TTL_MS));
+      const lower = email.trim().toLowerCase();
+      // the email's earlier invitation (and used or expired ones) go, and the new one is written
+      // only while the account has fewer than maxPending others pending: one statement, or one
+      // transaction
+      const r = await one<InvitationRow>(S.createInvitation, [
+        accountId,
+        lower,
+        sha256(token),
+        newId(),
+        role,
+        invitedBy,
+        expiresAt,
+        options.maxPending ?? MAX_PENDING_INVITATIONS,
+      ]);
+      return r && { invitation: toInvitation(r), token };
+    },
+    findInvitation,
+    async listInvitations(accountId) {
+      return (await rows<InvitationRow>(S.listInvitations, [accountId])).map(toInvitation);
+    },
+    async deleteInvitation(accountId, invitationId) {
+      return (await one(S.deleteInvitation, [accountId, invitationId])) !== undefined;
+    },
+    async acceptInvitation(token, userId) {
+      const r = await one<{ account_id: string; role: Role }>(S.acceptInvitation, [sha256(token), userId]);
+      return r && { accountId: r.account_id, role: r.role };
+    },
+    async acceptInvitationAsNewUser(token, password) {
+      const pending = await findInvitation(token);
+      if (!pending) return undefined;
+      if (await userBy(S.userByEmail, pending.email)) return 'user-exists';
+      const hash = await hashPassword(password);
+      try {
+        // the invitation is used, the user and the membership made, or nothing is
+        const r = await one<UserRow & { account_id: string; member_role: Role }>(S.acceptInvitationAsNewUser, [
+          sha256(token),
+          newId(),
+          hash,
+        ]);
+        return r && { user: toUser(r), accountId: r.account_id, role: r.member_role };
+      } catch (err) {
+        if (isUniqueViolation(err)) return 'user-exists';
+        throw err;
+      }
     },
 
     async createAdminToken(name) {
       const token = newToken();
-      await query('INSERT INTO admin_tokens (token_hash, name) VALUES ($1, $2)', [sha256(token), name]);
+      await rows(S.createAdminToken, [sha256(token), name]);
       return { token };
     },
     async verifyAdminToken(token) {
-      const r = await one<{ name: string }>('SELECT name FROM admin_tokens WHERE token_hash = $1', [sha256(token)]);
+      const r = await one<{ name: string }>(S.verifyAdminToken, [sha256(token)]);
       return r && { name: r.name };
     },
     async revokeAdminToken(token) {
-      return (
-        (await one('DELETE FROM admin_tokens WHERE token_hash = $1 RETURNING name', [sha256(token)])) !== undefined
-      );
+      return (await one(S.revokeAdminToken, [sha256(token)])) !== undefined;
     },
     close,
   };

@@ -2,12 +2,16 @@ import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OPERATOR_ACCOUNT_ID } from '../store/sql.js';
 import type { AccountStore, User } from './AccountStore.js';
+import { createOperatorSignInLink } from './createOperatorSignInLink.js';
 
-/** The operator's sign-in email (the operator sets a password after the first link sign-in). */
+/**
+ * The operator's sign-in email: with a one-time link (printed at start, or by
+ * `nodegate admin sign-in-link`), or with the password set in the dashboard or by
+ * `nodegate admin set-password`.
+ */
 export const OPERATOR_EMAIL = 'operator@localhost';
 /** File in the data directory holding the admin token (mode 0600). */
 export const ADMIN_TOKEN_FILE = 'admin-token';
-const SIGN_IN_TTL_MS = 15 * 60_000;
 
 /** What `ensureOperator` hands the composition root. */
 export interface OperatorAccess {
@@ -65,8 +69,7 @@ export async function ensureOperator(options: {
 
   let signInUrl: string | undefined;
   if (options.signIn !== false) {
-    const { token } = await accounts.createSignInToken(user.id, { ttlMs: SIGN_IN_TTL_MS });
-    signInUrl = `${options.baseUrl.replace(/\/$/, '')}/dashboard/sign-in?token=${encodeURIComponent(token)}`;
+    signInUrl = (await createOperatorSignInLink(accounts, user.id, options.baseUrl)).url;
   }
   return { adminToken, signInUrl, operatorAccountId: OPERATOR_ACCOUNT_ID, operatorUserId: user.id };
 }

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountStore, User } from '../accounts/AccountStore.js';
+import type { SignInThrottle } from '../accounts/createSignInThrottle.js';
+import type { GatewayAdminDeps } from '../ipfsGateway/admin/registerGatewayRoutes.js';
 import type { Plan } from '../plans/Plan.js';
 import type { KeyStore } from '../store/KeyStore.js';
 import type { UsageQueries } from '../usage/UsageStore.js';
@@ -22,8 +24,24 @@ export interface AdminDeps {
   readonly onKeyChanged: (key: string) => void;
   /** How long a failed sign-in waits before answering 401 (default 1000 ms). */
   readonly signInDelayMs?: number | undefined;
-  /** Failed sign-ins per client address per 15 minutes before 429 (default 20). */
+  /**
+   * Counts password checks (sign-in, accepting an invitation, changing a password) per client
+   * address and per email; without it, one in memory with `maxSignInFailures` and
+   * `maxSignInFailuresPerEmail`. The composition root passes one over Redis when Redis is configured.
+   */
+  readonly signInThrottle?: SignInThrottle | undefined;
+  /** Sign-in attempts per client address per 15 minutes before 429 (default 20; without `signInThrottle`). */
   readonly maxSignInFailures?: number | undefined;
+  /** Sign-in attempts per email per 15 minutes, from any address, before 429 (default 10; without `signInThrottle`). */
+  readonly maxSignInFailuresPerEmail?: number | undefined;
+  /** How soon after signing in a session may set a first password (none set yet; default 10 minutes). */
+  readonly firstPasswordWithinMs?: number | undefined;
+  /** How long an invitation can be accepted (default 7 days). */
+  readonly invitationTtlMs?: number | undefined;
+  /** The gateway's public base URL, for invitation links (default: the request's own origin). */
+  readonly baseUrl?: (() => string) | undefined;
+  /** Dedicated IPFS gateways (`/gateways`, `/accounts/{id}/gateways`); absent: those routes are not served. */
+  readonly gateways?: GatewayAdminDeps | undefined;
 }
 
 /** Who is calling: a signed-in user (cookie) or an admin token (operator level). */

@@ -3,10 +3,10 @@ import type { KeySettings } from '../keys/KeySettings.js';
 import type { Plan } from '../plans/Plan.js';
 import { OPERATOR_ACCOUNT_ID } from '../store/sql.js';
 import { AdminApiError } from './AdminApiError.js';
-import type { AccountView, CreatedKeyView, KeyView, MemberView } from './adminSchemas.js';
+import type { AccountView, CreatedInvitationView, CreatedKeyView, KeyView } from './adminSchemas.js';
 import { ADMIN_API_PREFIX } from './registerAdminApi.js';
 
-export type { AccountView, CreatedKeyView, KeyView, MemberView } from './adminSchemas.js';
+export type { AccountView, CreatedInvitationView, CreatedKeyView, KeyView, MemberView } from './adminSchemas.js';
 
 /** How the client sends a request: `fetch` by default; the CLI's offline path passes `app.inject`. */
 export type AdminTransport = (
@@ -35,8 +35,16 @@ export interface AdminClient {
   listAccounts(): Promise<AccountView[]>;
   createAccount(input: { name: string; plan?: string }): Promise<AccountView>;
   updateAccount(id: string, change: { name?: string; plan?: string }): Promise<AccountView>;
-  addMember(accountId: string, input: { email: string; role: Role; password?: string }): Promise<MemberView>;
+  /**
+   * Invites `email` into an account; the answer holds the one-time invitation link (`inviteUrl`)
+   * to give the invitee, who accepts it with their own password. Nobody sets another's password.
+   */
+  inviteMember(accountId: string, input: { email: string; role: Role }): Promise<CreatedInvitationView>;
   plans(): Promise<Plan[]>;
+  /** A new one-time dashboard sign-in link for the operator (15 minutes). */
+  createSignInLink(): Promise<{ url: string; expiresAt: string }>;
+  /** Sets the operator's dashboard password (the current one is not needed); signs out their sessions. */
+  setOperatorPassword(newPassword: string): Promise<{ ok: boolean; sessionsEnded: number }>;
   /** Any route: `path` below `/admin/api/v1`. */
   request<T>(method: string, path: string, body?: unknown): Promise<T>;
 }
@@ -107,8 +115,10 @@ export function adminClient(url: string, token: string, options: { transport?: A
     listAccounts: () => request('GET', '/accounts'),
     createAccount: (input) => request('POST', '/accounts', input),
     updateAccount: (id, change) => request('PATCH', `/accounts/${enc(id)}`, change),
-    addMember: (accountId, input) => request('POST', `/accounts/${enc(accountId)}/members`, input),
+    inviteMember: (accountId, input) => request('POST', `/accounts/${enc(accountId)}/members`, input),
     plans: () => request('GET', '/plans'),
+    createSignInLink: () => request('POST', '/operator/sign-in-links'),
+    setOperatorPassword: (newPassword) => request('PUT', '/operator/password', { newPassword }),
     request,
   };
 }

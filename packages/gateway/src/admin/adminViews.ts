@@ -1,7 +1,7 @@
-import type { Account, Member, Role, User } from '../accounts/AccountStore.js';
+import type { Account, Invitation, Member, Role, User } from '../accounts/AccountStore.js';
 import { DEFAULT_PLAN_NAME, type Plan } from '../plans/Plan.js';
 import type { ApiKeyRecord } from '../store/KeyStore.js';
-import type { AccountView, KeyView, MemberView, UserView } from './adminSchemas.js';
+import type { AccountView, InvitationView, KeyView, MemberView, UserView } from './adminSchemas.js';
 
 /** The plan a key runs on: its override, else its account's; an unknown name falls back to the default plan. */
 export function effectivePlanName(r: ApiKeyRecord, plans: Readonly<Record<string, Plan>>): string {
@@ -48,4 +48,17 @@ export function memberView(m: Member): MemberView {
 
 export function accountView(a: Account, role: Role | null): AccountView {
   return { id: a.id, name: a.name, plan: a.plan, createdAt: a.createdAt.toISOString(), role };
+}
+
+/** A pending invitation as the account's owners see it: never its token. */
+export function invitationView(i: Invitation): InvitationView {
+  return {
+    id: i.id,
+    accountId: i.accountId,
+    email: i.email,
+    role: i.role,
+    invitedBy: i.invitedBy,
+    createdAt: i.createdAt.toISOString(),
+    expiresAt: i.expiresAt.toISOString(),
+  };
 }

@@ -8,6 +8,7 @@ import { acquireDataDirLock } from '../store/acquireDataDirLock.js';
 import { openDatabase } from '../store/openDatabase.js';
 import { type AdminClient, type AdminTransport, adminClient } from './adminClient.js';
 import { registerAdminApi } from './registerAdminApi.js';
+import { createSqlGatewayStore } from '../ipfsGateway/store/createSqlGatewayStore.js';
 
 /** An admin API served in this process over the database, and how to close it. */
 export interface LocalAdminApi {
@@ -34,19 +35,26 @@ export async function openLocalAdminApi(config: GatewayConfig, dataDir: string):
   try {
     const db = await openDatabase(config, dataDir);
     cleanups.push(() => db.close());
-    const { adminToken } = await ensureOperator({
-      accounts: db.accounts,
-      dataDir,
-      baseUrl: config.publicUrl ?? `http://${config.listen.host}:${config.listen.port}`,
-      signIn: false,
-    });
+    // links name where the gateway will be: its public URL, else its listen address
+    const host = config.listen.host === '0.0.0.0' || config.listen.host === '::' ? '127.0.0.1' : config.listen.host;
+    const baseUrl =
+      config.publicUrl ??
+      `${config.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${config.listen.port}`;
+    const { adminToken } = await ensureOperator({ accounts: db.accounts, dataDir, baseUrl, signIn: false });
     const configured = (config as { plans?: Readonly<Record<string, Plan>> }).plans;
+    // dedicated gateways are kept in the same database (the CLI's `nodegate gateways …` offline)
+    const gatewaySettings = config.ipfs?.gateways;
+    const gateways = gatewaySettings?.enabled
+      ? { store: await createSqlGatewayStore(db.sql), settings: gatewaySettings, baseUrl: () => baseUrl }
+      : undefined;
     const app = Fastify();
     await registerAdminApi(app, {
       keys: db.keys,
       accounts: db.accounts,
       plans: configured ?? defaultPlanTable(),
       onKeyChanged: () => {},
+      baseUrl: () => baseUrl,
+      gateways,
     });
     await app.ready();
     cleanups.push(() => app.close());

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PLAN_NAME } from '../plans/Plan.js';
-import type { Role } from '../accounts/AccountStore.js';
+import { MAX_PENDING_INVITATIONS, type Role } from '../accounts/AccountStore.js';
 import type { AdminDeps } from './AdminDeps.js';
 import { AdminError } from './AdminError.js';
 import {
@@ -10,7 +10,10 @@ import {
   AccountSchema,
   AddMemberBody,
   CreateAccountBody,
+  CreatedInvitationSchema,
   ErrorBody,
+  InvitationParams,
+  InvitationSchema,
   MemberParams,
   MemberSchema,
   OkBody,
@@ -18,14 +21,15 @@ import {
   PatchMemberBody,
   PlanSchema,
 } from './adminSchemas.js';
-import { accountView, memberView } from './adminViews.js';
+import { accountView, invitationView, memberView } from './adminViews.js';
 import { authorizeAccount, callerOf } from './authorizeAccount.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /**
  * Accounts, their members and plans: `GET|POST /accounts`, `GET|PATCH /accounts/{id}`,
- * `GET|POST /accounts/{id}/members`, `PATCH|DELETE /accounts/{id}/members/{userId}`,
+ * `GET|POST /accounts/{id}/members` (POST invites), `PATCH|DELETE /accounts/{id}/members/{userId}`,
+ * `GET /accounts/{id}/invitations`, `DELETE /accounts/{id}/invitations/{invitationId}`,
  * `GET /accounts/{id}/plan`, `GET /plans`.
  */
 export function registerAccountRoutes(api: FastifyInstance, deps: AdminDeps): void {
@@ -134,30 +138,87 @@ export function registerAccountRoutes(api: FastifyInstance, deps: AdminDeps): vo
     '/accounts/:id/members',
     {
       schema: {
-        summary: 'Add a member (owner); creates the user when the email is new',
+        summary:
+          'Invite a member (owner): answers a one-time invitation link for the invitee, who joins by accepting it ' +
+          '(setting their own password if they have no user, signing in if they have). The answer is the same ' +
+          'whether or not the email has a user',
         params: AccountParams,
         body: AddMemberBody,
-        response: { 201: MemberSchema, ...errors },
+        response: { 201: CreatedInvitationSchema, ...errors },
+      },
+      // before the schema's "unexpected property": say why, and what to do instead
+      preValidation: async (req) => {
+        const body = req.body as Record<string, unknown> | null;
+        if (body && typeof body === 'object' && 'password' in body) {
+          throw new AdminError(
+            400,
+            'invalid_request',
+            "password: nobody sets another person's password; the invitee sets their own when accepting the invitation",
+            'password',
+          );
+        }
       },
     },
     async (req, reply) => {
-      const { account } = await authorizeAccount(deps, req, (req.params as { id: string }).id, 'members');
-      const body = req.body as { email: string; role: Role; password?: string };
-      let user = await deps.accounts.findUserByEmail(body.email);
-      if (user && body.password !== undefined) {
-        throw new AdminError(
-          400,
-          'invalid_request',
-          'password: this user exists and keeps their own password',
-          'password',
-        );
-      }
-      user ??= await deps.accounts.createUser({ email: body.email, password: body.password ?? null });
-      if (await deps.accounts.role(account.id, user.id)) {
+      const { account, caller } = await authorizeAccount(deps, req, (req.params as { id: string }).id, 'members');
+      const body = req.body as { email: string; role: Role };
+      const email = body.email.trim().toLowerCase();
+      // only this account's members are looked at (its owners see them anyway): whether the email
+      // is a user elsewhere stays unknown here
+      if ((await deps.accounts.members(account.id)).some((m) => m.email === email)) {
         throw new AdminError(409, 'conflict', 'email: already a member of this account', 'email');
       }
-      await deps.accounts.addMember(account.id, user.id, body.role);
-      return reply.status(201).send(memberView({ ...user, role: body.role }));
+      const made = await deps.accounts.createInvitation(
+        { accountId: account.id, email, role: body.role, invitedBy: caller.user?.id ?? null },
+        { ...(deps.invitationTtlMs !== undefined ? { ttlMs: deps.invitationTtlMs } : {}) },
+      );
+      if (!made) {
+        throw new AdminError(
+          409,
+          'too_many_invitations',
+          `this account has ${MAX_PENDING_INVITATIONS} pending invitations; withdraw some first`,
+        );
+      }
+      const base = (deps.baseUrl?.() ?? `${req.protocol}://${req.host}`).replace(/\/$/, '');
+      return reply.status(201).send({
+        ...invitationView(made.invitation),
+        token: made.token,
+        inviteUrl: `${base}/dashboard/invite#token=${made.token}`,
+      });
+    },
+  );
+
+  api.get(
+    '/accounts/:id/invitations',
+    {
+      schema: {
+        summary: "The account's pending invitations (owner)",
+        params: AccountParams,
+        response: { 200: Type.Array(InvitationSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const { account } = await authorizeAccount(deps, req, (req.params as { id: string }).id, 'members');
+      return (await deps.accounts.listInvitations(account.id)).map(invitationView);
+    },
+  );
+
+  api.delete(
+    '/accounts/:id/invitations/:invitationId',
+    {
+      schema: {
+        summary: 'Withdraw a pending invitation (owner): its link stops working',
+        params: InvitationParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (req) => {
+      const { id, invitationId } = req.params as { id: string; invitationId: string };
+      const { account } = await authorizeAccount(deps, req, id, 'members');
+      if (!(await deps.accounts.deleteInvitation(account.id, invitationId))) {
+        throw new AdminError(404, 'not_found', 'invitation not found');
+      }
+      return { ok: true };
     },
   );
 

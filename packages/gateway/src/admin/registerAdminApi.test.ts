@@ -364,30 +364,40 @@ describe('admin API: accounts, roles and tenant isolation', () => {
       (await call(app, 'POST', `/accounts/${acme.id}/members`, adam, { email: 'x@acme.test', role: 'viewer' }))
         .statusCode,
     ).toBe(403);
-    const added = await call(app, 'POST', `/accounts/${acme.id}/members`, alice, {
+    // an owner invites; the invitee accepts with a password of their own and is signed in
+    const invited = await call(app, 'POST', `/accounts/${acme.id}/members`, alice, {
       email: 'Carol@Acme.test',
       role: 'admin',
-      password: 'carol password 1',
     });
-    expect(added.statusCode).toBe(201);
-    expect(json(added)).toMatchObject({ email: 'carol@acme.test', role: 'admin', hasPassword: true });
+    expect(invited.statusCode).toBe(201);
+    expect(json(invited)).toMatchObject({ email: 'carol@acme.test', role: 'admin', accountId: acme.id });
+    expect(json(invited).inviteUrl).toBe(`http://localhost:80/dashboard/invite#token=${json(invited).token}`);
+    const accepted = await app.inject({
+      method: 'POST',
+      url: `${API}/invitations/accept`,
+      payload: { token: json(invited).token, password: 'carol password 1' },
+    });
+    expect(accepted.statusCode).toBe(200);
+    expect(json(accepted).user).toMatchObject({ email: 'carol@acme.test', hasPassword: true });
     const carol = await signIn(app, { email: 'carol@acme.test', password: 'carol password 1' });
     expect(carol.res.statusCode).toBe(200);
     expect(
       (await call(app, 'POST', `/accounts/${acme.id}/members`, alice, { email: 'carol@acme.test', role: 'viewer' }))
         .statusCode,
     ).toBe(409);
-    // an existing user joins another account without a password change
+    // an existing user joins another account without a password change: signed in, they accept with their session
     const joined = await call(app, 'POST', `/accounts/${other.id}/members`, bob, {
       email: 'carol@acme.test',
       role: 'viewer',
     });
     expect(joined.statusCode).toBe(201);
+    const viaSession = await call(app, 'POST', '/invitations/accept', carol, { token: json(joined).token });
+    expect(viaSession.statusCode).toBe(200);
     expect(json(await call(app, 'GET', '/accounts', carol)).map((a: any) => a.role)).toEqual(['admin', 'viewer']);
 
     const members = json(await call(app, 'GET', `/accounts/${acme.id}/members`, victor));
     const aliceId = members.find((m: any) => m.email === 'alice@acme.test').id;
-    const carolId = json(added).id;
+    const carolId = json(accepted).user.id;
     const demote = await call(app, 'PATCH', `/accounts/${acme.id}/members/${aliceId}`, alice, { role: 'admin' });
     expect(demote.statusCode).toBe(409);
     expect(json(demote).error.message).toBe('an account keeps at least one owner');
@@ -601,15 +611,16 @@ describe('admin API: keys', () => {
     expect(
       (await problem({ email: 'dan@acme.test', role: 'boss' }, `/accounts/${acme.id}/members`, 'POST')).field,
     ).toBe('role');
-    expect(
-      (
-        await problem(
-          { email: 'dan@acme.test', role: 'viewer', password: 'short' },
-          `/accounts/${acme.id}/members`,
-          'POST',
-        )
-      ).field,
-    ).toBe('password');
+    // nobody sets another person's password: the field is refused with the reason, whatever its value
+    for (const password of ['short', 'a long enough password']) {
+      const refused = await problem(
+        { email: 'dan@acme.test', role: 'viewer', password },
+        `/accounts/${acme.id}/members`,
+        'POST',
+      );
+      expect(refused.field).toBe('password');
+      expect(refused.message).toMatch(/nobody sets another person's password/);
+    }
     expect((await problem({}, `/accounts/${acme.id}/keys`, 'POST')).field).toBe('name');
   });
 });
@@ -699,6 +710,8 @@ describe('admin API: OpenAPI', () => {
         'GET /sessions/current',
         'DELETE /sessions/current',
         'PUT /users/me/password',
+        'POST /operator/sign-in-links',
+        'PUT /operator/password',
         'GET /accounts',
         'POST /accounts',
         'GET /accounts/{id}',
@@ -707,6 +720,10 @@ describe('admin API: OpenAPI', () => {
         'POST /accounts/{id}/members',
         'PATCH /accounts/{id}/members/{userId}',
         'DELETE /accounts/{id}/members/{userId}',
+        'GET /accounts/{id}/invitations',
+        'DELETE /accounts/{id}/invitations/{invitationId}',
+        'POST /invitations/lookup',
+        'POST /invitations/accept',
         'GET /accounts/{id}/plan',
         'GET /plans',
         'GET /keys',
@@ -719,7 +736,10 @@ describe('admin API: OpenAPI', () => {
         'GET /usage/top-methods',
         'GET /usage/errors',
         'GET /keys/{key}/requests',
+        'GET /keys/{key}/requests/{requestId}',
         'GET /keys/{key}/storage',
+        'GET /accounts/{id}/storage',
+        'GET /restrictions',
       ].sort(),
     );
     const bodyOf = (path: string, verb: string) =>
@@ -741,7 +761,12 @@ describe('admin API: OpenAPI', () => {
     for (const [p, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [verb, op] of Object.entries(methods)) {
         if (!op.requestBody) continue;
-        const url = p.slice(API.length).replace('{id}', acme.id).replace('{key}', key).replace('{userId}', 'u');
+        const url = p
+          .slice(API.length)
+          .replace('{id}', acme.id)
+          .replace('{key}', key)
+          .replace('{userId}', 'u')
+          .replace('{invitationId}', 'i');
         const r = await call(app, verb.toUpperCase(), url, { token: operatorToken }, { unexpected: 1 });
         const required: string[] = op.requestBody.content['application/json'].schema.required ?? [];
         expect([verb, p, r.statusCode]).toEqual([verb, p, 400]);

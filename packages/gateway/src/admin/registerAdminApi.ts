@@ -6,11 +6,18 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { type AdminDeps, callers } from './AdminDeps.js';
+import { DatabaseUnavailableError } from '../store/DatabaseUnavailableError.js';
 import { AdminError } from './AdminError.js';
+import { PasswordWorkBusyError } from '../accounts/PasswordWorkBusyError.js';
+import { attemptGuardOf } from './attemptGuardOf.js';
 import { registerAccountRoutes } from './registerAccountRoutes.js';
+import { registerInvitationRoutes } from './registerInvitationRoutes.js';
 import { registerKeyRoutes } from './registerKeyRoutes.js';
+import { registerOperatorRoutes } from './registerOperatorRoutes.js';
+import { registerRestrictionRoutes } from './registerRestrictionRoutes.js';
 import { registerSessionRoutes, SESSION_COOKIE } from './registerSessionRoutes.js';
 import { registerUsageRoutes } from './registerUsageRoutes.js';
+import { registerGatewayRoutes } from '../ipfsGateway/admin/registerGatewayRoutes.js';
 
 /** Where the admin API is mounted. */
 export const ADMIN_API_PREFIX = '/admin/api/v1';
@@ -70,15 +77,31 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): P
         };
       });
 
-      api.setErrorHandler((err: FastifyError | AdminError, _req, reply) => {
-        if (err instanceof AdminError) return reply.status(err.statusCode).send(err.toBody());
-        const status = err.statusCode ?? 500;
-        if (status >= 400 && status < 500) {
-          return reply.status(status).send(new AdminError(status, 'invalid_request', err.message).toBody());
-        }
-        reply.log.error({ code: err.code, name: err.name }, 'admin api error');
-        return reply.status(500).send(new AdminError(500, 'internal', 'internal error').toBody());
-      });
+      api.setErrorHandler(
+        (err: FastifyError | AdminError | DatabaseUnavailableError | PasswordWorkBusyError, _req, reply) => {
+          if (err instanceof AdminError) return reply.status(err.statusCode).send(err.toBody());
+          // scrypt is bounded in concurrency: a password check that found no place is refused, not queued
+          if (err instanceof PasswordWorkBusyError) {
+            return reply
+              .status(429)
+              .header('retry-after', String(err.retryAfterSeconds))
+              .send(new AdminError(429, 'busy', err.message).toBody());
+          }
+          // the database did not answer in time (or is known to be away): say so, quickly
+          if (err instanceof DatabaseUnavailableError) {
+            return reply
+              .status(503)
+              .header('retry-after', '1')
+              .send(new AdminError(503, 'unavailable', err.message).toBody());
+          }
+          const status = err.statusCode ?? 500;
+          if (status >= 400 && status < 500) {
+            return reply.status(status).send(new AdminError(status, 'invalid_request', err.message).toBody());
+          }
+          reply.log.error({ code: err.code, name: err.name }, 'admin api error');
+          return reply.status(500).send(new AdminError(500, 'internal', 'internal error').toBody());
+        },
+      );
       api.setNotFoundHandler((_req, reply) =>
         reply.status(404).send(new AdminError(404, 'not_found', 'no such admin API route').toBody()),
       );
@@ -119,10 +142,16 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): P
       });
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => api.swagger());
-      registerSessionRoutes(api, deps);
+      // one throttle for every password check of this API (sign-in, invitations, password change)
+      const guard = attemptGuardOf(deps);
+      registerSessionRoutes(api, deps, guard);
+      registerOperatorRoutes(api, deps);
+      registerInvitationRoutes(api, deps, guard);
       registerAccountRoutes(api, deps);
       registerKeyRoutes(api, deps);
       registerUsageRoutes(api, deps);
+      registerRestrictionRoutes(api);
+      if (deps.gateways) registerGatewayRoutes(api, deps, deps.gateways);
     },
     { prefix: ADMIN_API_PREFIX },
   );

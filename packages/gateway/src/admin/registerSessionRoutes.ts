@@ -1,46 +1,28 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { MIN_PASSWORD_LENGTH, type User } from '../accounts/AccountStore.js';
 import type { AdminDeps } from './AdminDeps.js';
 import { AdminError } from './AdminError.js';
-import { ErrorBody, OkBody, PasswordBody, SessionSchema, SignInBody, type SessionView } from './adminSchemas.js';
-import { accountView, userView } from './adminViews.js';
+import { ErrorBody, OkBody, PasswordBody, SessionSchema, SignInBody } from './adminSchemas.js';
 import { callerOf } from './authorizeAccount.js';
+import { sessionView } from './sessionView.js';
+import { setSessionCookie } from './setSessionCookie.js';
+import { type AttemptGuard, throttledAttempt } from './throttledAttempt.js';
 
-/** The session cookie's name. */
-export const SESSION_COOKIE = 'nodegate_session';
-const FAILURE_WINDOW_MS = 15 * 60_000;
+export { SESSION_COOKIE } from './setSessionCookie.js';
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
-
-async function sessionView(deps: AdminDeps, user: User | undefined, csrfToken: string | null): Promise<SessionView> {
-  const operator = user?.operator ?? true;
-  let accounts: SessionView['accounts'];
-  if (user && !operator) {
-    accounts = (await deps.accounts.accountsOf(user.id)).map((a) => accountView(a, a.role));
-  } else {
-    const roles = new Map((user ? await deps.accounts.accountsOf(user.id) : []).map((a) => [a.id, a.role]));
-    accounts = (await deps.accounts.listAccounts()).map((a) => accountView(a, roles.get(a.id) ?? null));
-  }
-  return { user: user ? userView(user) : null, operator, csrfToken, accounts };
-}
+/** How soon after signing in a session may set a first password, by default. */
+export const FIRST_PASSWORD_WITHIN_MS = 10 * 60_000;
 
 /**
  * Sign-in, the current session, sign-out and password change:
- * `POST /sessions`, `GET|DELETE /sessions/current`, `PUT /users/me/password`.
+ * `POST /sessions`, `GET|DELETE /sessions/current`, `PUT /users/me/password`. Every password
+ * check (and sign-in token) goes through `guard`: counted per address and email before it runs.
+ * Changing a password needs the current one; setting a first one (the operator after a link
+ * sign-in) needs a fresh session, signed in within `firstPasswordWithinMs` (10 minutes), so an
+ * old session left open somewhere cannot claim the account. Either way the user's other
+ * sessions end.
  */
-export function registerSessionRoutes(api: FastifyInstance, deps: AdminDeps): void {
-  const delayMs = deps.signInDelayMs ?? 1000;
-  const maxFailures = deps.maxSignInFailures ?? 20;
-  const failures = new Map<string, { count: number; resetAt: number }>();
-
-  const setCookie = (req: FastifyRequest, reply: FastifyReply, value: string, expires: Date) =>
-    reply.setCookie(SESSION_COOKIE, value, {
-      httpOnly: true,
-      sameSite: 'strict',
-      path: '/',
-      secure: req.protocol === 'https',
-      expires,
-    });
-
+export function registerSessionRoutes(api: FastifyInstance, deps: AdminDeps, guard: AttemptGuard): void {
   api.post(
     '/sessions',
     {
@@ -53,38 +35,36 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AdminDeps): vo
       },
     },
     async (req, reply) => {
-      const started = Date.now();
       const body = req.body as { email?: string; password?: string; signInToken?: string };
-      const now = Date.now();
-      const seen = failures.get(req.ip);
-      if (seen && seen.resetAt > now && seen.count >= maxFailures) {
-        reply.header('retry-after', Math.ceil((seen.resetAt - now) / 1000));
-        throw new AdminError(429, 'too_many_attempts', 'too many failed sign-ins; try again later');
-      }
-      let user: User | undefined;
-      let failure: string;
+      let user: User;
       if (body.signInToken !== undefined) {
         if (body.email !== undefined || body.password !== undefined) {
           throw new AdminError(400, 'invalid_request', 'signInToken: send it alone', 'signInToken');
         }
-        user = await deps.accounts.redeemSignInToken(body.signInToken);
-        failure = 'the sign-in link is invalid, expired or already used';
+        const token = body.signInToken;
+        user = await throttledAttempt(
+          guard,
+          req,
+          reply,
+          undefined,
+          () => deps.accounts.redeemSignInToken(token),
+          () => new AdminError(401, 'unauthenticated', 'the sign-in link is invalid, expired or already used'),
+        );
       } else {
-        if (body.email === undefined) throw new AdminError(400, 'invalid_request', 'email: required', 'email');
-        if (body.password === undefined) throw new AdminError(400, 'invalid_request', 'password: required', 'password');
-        user = await deps.accounts.verifyPassword(body.email, body.password);
-        failure = 'wrong email or password';
-      }
-      if (!user) {
-        const entry = seen && seen.resetAt > now ? seen : { count: 0, resetAt: now + FAILURE_WINDOW_MS };
-        entry.count++;
-        failures.set(req.ip, entry);
-        if (failures.size > 10_000) failures.clear();
-        await new Promise((r) => setTimeout(r, Math.max(0, started + delayMs - Date.now())));
-        throw new AdminError(401, 'unauthenticated', failure);
+        const { email, password } = body;
+        if (email === undefined) throw new AdminError(400, 'invalid_request', 'email: required', 'email');
+        if (password === undefined) throw new AdminError(400, 'invalid_request', 'password: required', 'password');
+        user = await throttledAttempt(
+          guard,
+          req,
+          reply,
+          email,
+          () => deps.accounts.verifyPassword(email, password),
+          () => new AdminError(401, 'unauthenticated', 'wrong email or password'),
+        );
       }
       const session = await deps.accounts.createSession(user.id);
-      setCookie(req, reply, session.id, session.expiresAt);
+      setSessionCookie(req, reply, session.id, session.expiresAt);
       return sessionView(deps, user, session.csrfToken);
     },
   );
@@ -109,7 +89,7 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AdminDeps): vo
     async (req, reply) => {
       const caller = callerOf(req);
       if (caller.sessionId) await deps.accounts.deleteSession(caller.sessionId);
-      setCookie(req, reply, '', new Date(0));
+      setSessionCookie(req, reply, '', new Date(0));
       return { ok: true };
     },
   );
@@ -118,12 +98,12 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AdminDeps): vo
     '/users/me/password',
     {
       schema: {
-        summary: `Set or change your password (at least ${MIN_PASSWORD_LENGTH} characters); ends your other sessions`,
+        summary: `Set or change your password (at least ${MIN_PASSWORD_LENGTH} characters): with currentPassword when one is set, else within 10 minutes of signing in; ends your other sessions`,
         body: PasswordBody,
         response: { 200: OkBody, ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = callerOf(req);
       const { currentPassword, newPassword } = req.body as { currentPassword?: string; newPassword: string };
       if (!caller.user) throw new AdminError(403, 'forbidden', 'an admin token has no user; sign in to set a password');
@@ -133,8 +113,25 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AdminDeps): vo
         if (currentPassword === undefined) {
           throw new AdminError(400, 'invalid_request', 'currentPassword: required', 'currentPassword');
         }
-        if (!(await deps.accounts.verifyPassword(user.email, currentPassword))) {
-          throw new AdminError(403, 'wrong_password', 'currentPassword: wrong password', 'currentPassword');
+        // a stolen session must not become a way to guess the password: the same throttle as sign-in
+        await throttledAttempt(
+          guard,
+          req,
+          reply,
+          user.email,
+          () => deps.accounts.verifyPassword(user.email, currentPassword),
+          () => new AdminError(403, 'wrong_password', 'currentPassword: wrong password', 'currentPassword'),
+        );
+      } else {
+        // nothing to check it against: only a session signed in moments ago sets the first one
+        const session = caller.sessionId ? await deps.accounts.findSession(caller.sessionId) : undefined;
+        const within = deps.firstPasswordWithinMs ?? FIRST_PASSWORD_WITHIN_MS;
+        if (!session || Date.now() - session.createdAt.getTime() > within) {
+          throw new AdminError(
+            403,
+            'stale_session',
+            `sign in again to set a first password (within ${Math.round(within / 60_000)} minutes of signing in); the operator gets a new link with \`nodegate admin sign-in-link\``,
+          );
         }
       }
       await deps.accounts.setPassword(user.id, newPassword);

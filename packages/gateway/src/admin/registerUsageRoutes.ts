@@ -3,10 +3,14 @@ import type { UsageBucket, UsageQueries, UsageScope } from '../usage/UsageStore.
 import type { AdminDeps } from './AdminDeps.js';
 import { AdminError } from './AdminError.js';
 import {
+  AccountParams,
+  AccountStorageResponse,
   ErrorBody,
   ErrorsQuery,
   ErrorsResponse,
   KeyParams,
+  RequestParams,
+  RequestResponse,
   RequestsQuery,
   RequestsResponse,
   StorageResponse,
@@ -19,6 +23,10 @@ import { authorizeAccount, callerOf } from './authorizeAccount.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const DAY_MS = 24 * 3600_000;
+/** The most rows one request can hold in the log (a batch's calls; the log keeps fewer per key). */
+const MAX_BATCH_ROWS = 1_000;
+/** Stored-bytes reads in flight for one account's storage. */
+const STORAGE_READS_AT_ONCE = 8;
 
 interface ScopeQuery {
   key?: string;
@@ -45,9 +53,13 @@ function bucketFor(spanMs: number): UsageBucket {
 
 /**
  * Recorded usage: `GET /usage`, `/usage/top-methods`, `/usage/errors` (by key or account;
- * everything for the operator) and `GET /keys/{key}/requests`. The caller must be a member
- * of the key's or account's account. 404 when the gateway records no usage.
- * `GET /keys/{key}/storage` gives the bytes the key stores on IPFS (the sum of its pins).
+ * everything for the operator), `GET /keys/{key}/requests` and one of them,
+ * `GET /keys/{key}/requests/{requestId}` (404 when the key's log holds no such request: another
+ * key's or account's request id is not found). The caller must be a member of the key's or
+ * account's account. 404 when the gateway records no usage.
+ * `GET /keys/{key}/storage` gives the bytes the key stores on IPFS (the sum of its pins) and its
+ * own quota; `GET /accounts/{id}/storage` the account's keys together, with the per-key quota and
+ * what it adds up to.
  */
 export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void {
   const usage = (): UsageQueries => {
@@ -160,10 +172,62 @@ export function registerUsageRoutes(api: FastifyInstance, deps: AdminDeps): void
   );
 
   api.get(
+    '/keys/:key/requests/:requestId',
+    {
+      schema: {
+        summary: "One of a key's recent requests: every call it held (a batch has several)",
+        params: RequestParams,
+        response: { 200: RequestResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const store = usage();
+      const { key, requestId } = req.params as { key: string; requestId: string };
+      await readableKey(req, key);
+      // the log keeps at most a few hundred rows per key; a batch's calls share the request id
+      const calls = await store.recentRequests(key, { limit: MAX_BATCH_ROWS, requestId });
+      if (calls.length === 0) throw new AdminError(404, 'not_found', 'no such request in the log of this key');
+      return { requestId, calls: calls.reverse() };
+    },
+  );
+
+  api.get(
+    '/accounts/:id/storage',
+    {
+      schema: {
+        summary: "Bytes an account's keys store on IPFS, the per-key quota and what it adds up to",
+        params: AccountParams,
+        response: { 200: AccountStorageResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const { id } = req.params as { id: string };
+      await authorizeAccount(deps, req, id, 'read');
+      const active = (await deps.keys.list(id)).filter((k) => k.revokedAt === null);
+      // a few keys at a time: an account may hold a thousand keys, the pin store one connection
+      const keys: { key: string; name: string; storedBytes: number }[] = [];
+      for (let i = 0; i < active.length; i += STORAGE_READS_AT_ONCE) {
+        const part = active.slice(i, i + STORAGE_READS_AT_ONCE);
+        const stored = await Promise.all(part.map((k) => (deps.storedBytes ? deps.storedBytes(k.key) : 0)));
+        for (const [n, k] of part.entries()) keys.push({ key: k.key, name: k.name, storedBytes: stored[n]! });
+      }
+      const perKey = deps.maxStoredBytesPerKey ?? null;
+      return {
+        accountId: id,
+        storedBytes: keys.reduce((sum, k) => sum + k.storedBytes, 0),
+        activeKeys: active.length,
+        maxStoredBytesPerKey: perKey,
+        maxStoredBytes: perKey === null ? null : perKey * active.length,
+        keys,
+      };
+    },
+  );
+
+  api.get(
     '/keys/:key/storage',
     {
       schema: {
-        summary: 'Bytes a key stores on IPFS (its pins) and its quota',
+        summary: 'Bytes a key makes the IPFS node store (pins, and unpinned bytes until collected) and its quota',
         params: KeyParams,
         response: { 200: StorageResponse, ...errors },
       },

@@ -22,6 +22,12 @@ export interface CacheEntryOptions {
 export interface CachedEntry {
   /** The result as the client receives it (serialised JSON). */
   readonly value: string;
+  /**
+   * The same result as UTF-8, when the store keeps it so (the memory store, for a value of
+   * `PREPARED_MIN_LENGTH` characters or more): what an HTTP answer writes as it is. Reading
+   * `value` of such an entry decodes it.
+   */
+  readonly bytes?: Uint8Array | undefined;
   readonly block: BlockRef | undefined;
   readonly generation: number;
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { DependencyHealth } from '../health/createDependencyHealth.js';
+import { isRedisOutage } from '../redis/isRedisOutage.js';
 import type { CachedEntry, CacheStats, ResponseCache } from './ResponseCache.js';
 
 /**
@@ -126,11 +128,31 @@ function decode(text: string): CachedEntry | undefined {
  * that expired is uncounted when it is next read or evicted. `stats()` counts this instance's
  * hits, misses and evictions.
  *
+ * **Without Redis** (`health` down: a command timed out or the connection closed), every call
+ * rejects at once without sending anything, and the cache stage answers from upstream without
+ * keeping the answer (a miss); a call that fails because Redis is away takes `health` down.
+ * Commands are bounded by the connection's timeout (`openRedis`).
+ *
  * @example
- * const cache = createRedisCache({ redis, prefix: 'nodegate:', maxBytes: 64 * 1024 * 1024 });
+ * const cache = createRedisCache({ redis, prefix: 'nodegate:', maxBytes: 64 * 1024 * 1024, health });
  */
-export function createRedisCache(options: { redis: Redis; prefix: string; maxBytes: number }): ResponseCache {
-  const { redis, prefix, maxBytes } = options;
+export function createRedisCache(options: {
+  redis: Redis;
+  prefix: string;
+  maxBytes: number;
+  health?: DependencyHealth | undefined;
+}): ResponseCache {
+  const { redis, prefix, maxBytes, health } = options;
+  /** Runs a Redis call unless Redis is known to be away; a failure because it is away is reported. */
+  const guarded = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (health !== undefined && !health.up()) throw new Error('Redis is unavailable: the response cache is bypassed');
+    try {
+      return await call();
+    } catch (err) {
+      if (health !== undefined && isRedisOutage(err)) health.failed(err);
+      throw err;
+    }
+  };
   const r = redis as Redis & CacheCommands;
   if (typeof r.nodegateCacheSet !== 'function') {
     redis.defineCommand('nodegateCacheSet', { numberOfKeys: 0, lua: SET_LUA });
@@ -143,7 +165,7 @@ export function createRedisCache(options: { redis: Redis; prefix: string; maxByt
   let evictions = 0;
   return {
     async get(key) {
-      const text = await r.nodegateCacheGet(prefix, entryKey(key));
+      const text = await guarded(() => r.nodegateCacheGet(prefix, entryKey(key)));
       const entry = text === null ? undefined : decode(text);
       if (entry === undefined) misses += 1;
       else hits += 1;
@@ -152,22 +174,19 @@ export function createRedisCache(options: { redis: Redis; prefix: string; maxByt
     async set(key, value, opts) {
       const ttl = opts.ttlMs === Number.POSITIVE_INFINITY ? 0 : Math.max(1, Math.round(opts.ttlMs));
       const text = encode(value, opts.generation ?? 0, opts.block?.number, opts.block?.hash);
-      const evicted = await r.nodegateCacheSet(
-        prefix,
-        entryKey(key),
-        text,
-        String(ttl),
-        opts.tag ?? '',
-        String(maxBytes),
+      const evicted = await guarded(() =>
+        r.nodegateCacheSet(prefix, entryKey(key), text, String(ttl), opts.tag ?? '', String(maxBytes)),
       );
       if (evicted > 0) evictions += evicted;
     },
     async dropTag(tag) {
-      return r.nodegateCacheDrop(prefix, tag);
+      return guarded(() => r.nodegateCacheDrop(prefix, tag));
     },
     stats: (): CacheStats => ({ entries: 0, bytes: 0, hits, misses, evictions }),
     async size() {
-      const [bytes, entries] = await Promise.all([redis.get(`${prefix}cachebytes`), redis.zcard(`${prefix}cachelru`)]);
+      const [bytes, entries] = await guarded(() =>
+        Promise.all([redis.get(`${prefix}cachebytes`), redis.zcard(`${prefix}cachelru`)]),
+      );
       return { entries, bytes: Number(bytes ?? 0) };
     },
     async close() {},

@@ -82,6 +82,8 @@ export async function queryDuringReorg(options: {
   before?: readonly string[];
   act: () => Promise<unknown>;
   leadMs?: number;
+  /** Answers to have before `act` runs (after `leadMs`; default 0). */
+  minAnswersBefore?: number;
   afterMs?: number;
   concurrency?: number;
   graceMs?: number;
@@ -102,6 +104,11 @@ export async function queryDuringReorg(options: {
   };
   const readers = Array.from({ length: options.concurrency ?? 4 }, reader);
   await new Promise((r) => setTimeout(r, options.leadMs ?? 300));
+  // on a loaded machine the lead may hold few answers: read on until `minAnswersBefore` are in (10 s at most)
+  const leadUntil = performance.now() + 10_000;
+  while (answers.length < (options.minAnswersBefore ?? 0) && performance.now() < leadUntil) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
   const start = performance.now();
   await options.act();
   const end = performance.now();

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { CacheSettings } from '../config/types.js';
+import type { DependencyHealth } from '../health/createDependencyHealth.js';
 import type { Network } from '../network/createNetwork.js';
 import { type CacheStage, createCacheStage } from '../pipeline/stages/createCacheStage.js';
 import type { CacheGenerations } from './CacheGenerations.js';
@@ -39,12 +40,16 @@ export function startResponseCache(
   networks: readonly Network[],
   redis: Redis | undefined,
   prefix: string,
+  /** Redis's health (`watchRedis`): while it is down the Redis store and generations are bypassed (answers come from upstream). */
+  redisHealth?: DependencyHealth,
 ): StartedResponseCache {
   const store: ResponseCache =
     settings.kind === 'redis' && redis
-      ? createRedisCache({ redis, prefix, maxBytes: settings.maxBytes })
+      ? createRedisCache({ redis, prefix, maxBytes: settings.maxBytes, health: redisHealth })
       : createMemoryCache({ maxBytes: settings.maxBytes });
-  const generations: CacheGenerations = redis ? createRedisGenerations({ redis, prefix }) : createMemoryGenerations();
+  const generations: CacheGenerations = redis
+    ? createRedisGenerations({ redis, prefix, health: redisHealth })
+    : createMemoryGenerations();
   const heads = new Map<string, HeadTracker>();
   const headTap = createHeadTap();
   for (const n of networks) {

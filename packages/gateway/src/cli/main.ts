@@ -1,130 +1,131 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
-import { runIpfsNodeCli } from '@nodegate/ipfs-node';
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/ConfigError.js';
-import { loadConfigFile } from '../config/loadConfigFile.js';
-import { LOG_LEVELS, type LogLevel } from '../log/createLogger.js';
-import { runKeys, UsageError } from './runKeys.js';
-import { runStart } from './runStart.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../log/createLogger.js';
+import { type OptionValues, parseCommandLine } from './parseCommandLine.js';
+import { UsageError } from './UsageError.js';
 
-const USAGE = `nodegate: one endpoint and one API key for Ethereum, Starknet and IPFS
-
-usage:
-  nodegate start [--config FILE] [--listen HOST:PORT] [--data-dir DIR] [--ready-file FILE] [--log-level LEVEL]
-  nodegate keys create [--plan NAME] [--name TEXT] [--account ID] [--json]
-  nodegate keys list [--account ID] [--json]
-  nodegate keys show KEY [--json]
-  nodegate keys set KEY [--name TEXT] [--plan NAME] [--allowed-origins A,B] [--allowed-user-agents A,B]
-      [--allowed-contracts A,B] [--allowed-methods A,B] [--require-secret true|false] [--enable-failover true|false]
-      [--jwt-key NAME=PEMFILE]... [--require-jwt true|false] [--credits-per-second N] [--credits-per-day N]
-      (an empty value clears a list, a limit or the plan override)
-  nodegate keys revoke KEY
-      keys options: [--data-dir DIR | --config FILE] [--admin-url URL] (token: NODEGATE_ADMIN_TOKEN or <dataDir>/admin-token)
-  nodegate config check FILE
-  nodegate ipfs-node [--listen HOST:PORT] --repo DIR [--ready-file FILE] [--reset-on-stream-error]
-
-Without --config, start runs the embedded defaults (anvil for eth-devnet) on 127.0.0.1:8550.`;
-
-function parseLogLevel(v: string | undefined): LogLevel | undefined {
-  if (v === undefined) return undefined;
-  if ((LOG_LEVELS as readonly string[]).includes(v)) return v as LogLevel;
-  throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-}
+// `nodegate …` (packages/gateway/bin/nodegate.mjs, linked by npm, runs this file): each command
+// takes its own options (cli/commandTable.ts), `--help` lists them. A command's code is loaded
+// only when it runs, so the help and a refused command line answer at once.
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
+function oneOf<T extends string>(v: OptionValues[string], flag: string, values: readonly T[]): T | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'string' && (values as readonly string[]).includes(v)) return v as T;
+  throw new UsageError(`nodegate start: ${flag} must be one of ${values.join(', ')}`);
+}
+
+const text = (v: OptionValues[string]) => (typeof v === 'string' ? v : undefined);
+const list = (v: OptionValues[string]) => (Array.isArray(v) ? v : undefined);
+
 async function main(argv: string[]): Promise<number> {
-  // the embedded IPFS node on its own (Kubo RPC API); it parses its own flags
-  if (argv[0] === 'ipfs-node') return runIpfsNodeCli(argv.slice(1));
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      listen: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'ready-file': { type: 'string' },
-      'log-level': { type: 'string' },
-      plan: { type: 'string' },
-      name: { type: 'string' },
-      json: { type: 'boolean' },
-      account: { type: 'string' },
-      'admin-url': { type: 'string' },
-      'allowed-origins': { type: 'string' },
-      'allowed-user-agents': { type: 'string' },
-      'allowed-contracts': { type: 'string' },
-      'allowed-methods': { type: 'string' },
-      'require-secret': { type: 'string' },
-      'enable-failover': { type: 'string' },
-      'jwt-key': { type: 'string', multiple: true },
-      'require-jwt': { type: 'string' },
-      'credits-per-second': { type: 'string' },
-      'credits-per-day': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [command, sub, ...rest] = positionals;
-  if (values.help || !command) {
-    out(USAGE);
-    return command || values.help ? 0 : 2;
+  const line = parseCommandLine(argv);
+  switch (line.kind) {
+    case 'help':
+      out(line.text);
+      return 0;
+    case 'version': {
+      const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      };
+      out(`nodegate ${pkg.version} (Node.js ${process.version})`);
+      return 0;
+    }
+    case 'delegate':
+      // the embedded IPFS node on its own (Kubo RPC API); it parses its own flags
+      return (await import('@nodegate/ipfs-node')).runIpfsNodeCli(line.argv);
+    case 'run':
+      break;
   }
-  switch (command) {
-    case 'start':
+  const { command, values: v, args } = line;
+  const access = {
+    config: text(v.config),
+    dataDir: text(v['data-dir']),
+    adminUrl: text(v['admin-url']),
+    adminToken: process.env.NODEGATE_ADMIN_TOKEN,
+  };
+  const [group, sub = ''] = command.words;
+  switch (group) {
+    case 'start': {
+      const { runStart } = await import('./runStart.js');
       await runStart(
         {
-          config: values.config,
-          listen: values.listen,
-          dataDir: values['data-dir'],
-          readyFile: values['ready-file'],
-          logLevel: parseLogLevel(values['log-level']),
+          config: text(v.config),
+          listen: text(v.listen),
+          dataDir: text(v['data-dir']),
+          readyFile: text(v['ready-file']),
+          logLevel: oneOf<LogLevel>(v['log-level'], '--log-level', LOG_LEVELS),
+          logFormat: oneOf<LogFormat>(v['log-format'], '--log-format', LOG_FORMATS),
+          tlsCert: text(v['tls-cert']),
+          tlsKey: text(v['tls-key']),
+          blockTime: text(v['block-time']),
+          workers: text(v.workers),
         },
         out,
       );
       return -1; // keep running
-    case 'keys':
-      try {
-        return await runKeys(
-          sub ?? '',
-          rest,
-          {
-            config: values.config,
-            dataDir: values['data-dir'],
-            adminUrl: values['admin-url'],
-            adminToken: process.env.NODEGATE_ADMIN_TOKEN,
-            account: values.account,
-            plan: values.plan,
-            name: values.name,
-            json: values.json,
-            allowedOrigins: values['allowed-origins'],
-            allowedUserAgents: values['allowed-user-agents'],
-            allowedContracts: values['allowed-contracts'],
-            allowedMethods: values['allowed-methods'],
-            requireSecret: values['require-secret'],
-            enableFailover: values['enable-failover'],
-            jwtKey: values['jwt-key'],
-            requireJwt: values['require-jwt'],
-            creditsPerSecond: values['credits-per-second'],
-            creditsPerDay: values['credits-per-day'],
-          },
-          out,
-        );
-      } catch (e) {
-        if (!(e instanceof UsageError)) throw e;
-        err(e.message);
-        return 2;
-      }
-    case 'config':
-      if (sub !== 'check' || !rest[0]) {
-        err('usage: nodegate config check FILE');
-        return 2;
-      }
-      await loadConfigFile(rest[0]);
-      out(`${rest[0]}: OK`);
+    }
+    case 'keys': {
+      const { runKeys } = await import('./runKeys.js');
+      return runKeys(
+        sub,
+        [...args],
+        {
+          ...access,
+          account: text(v.account),
+          plan: text(v.plan),
+          name: text(v.name),
+          json: v.json === true,
+          allowedOrigins: text(v['allowed-origins']),
+          allowedUserAgents: text(v['allowed-user-agents']),
+          allowedContracts: text(v['allowed-contracts']),
+          allowedMethods: text(v['allowed-methods']),
+          requireSecret: text(v['require-secret']),
+          enableFailover: text(v['enable-failover']),
+          jwtKey: list(v['jwt-key']),
+          requireJwt: text(v['require-jwt']),
+          creditsPerSecond: text(v['credits-per-second']),
+          creditsPerDay: text(v['credits-per-day']),
+        },
+        out,
+      );
+    }
+    case 'gateways': {
+      const { runGateways } = await import('../ipfsGateway/cli/runGateways.js');
+      return runGateways(
+        sub,
+        [...args],
+        {
+          ...access,
+          account: text(v.account),
+          mode: text(v.mode),
+          allowedOrigins: text(v['allowed-origins']),
+          name: text(v.name),
+          json: v.json === true,
+        },
+        out,
+      );
+    }
+    case 'admin': {
+      const { runAdmin } = await import('./runAdmin.js');
+      return runAdmin(
+        sub as 'sign-in-link' | 'set-password',
+        { ...access, json: v.json === true, passwordFile: text(v['password-file']) },
+        { stdin: process.stdin, stderr: process.stderr },
+        out,
+      );
+    }
+    case 'config': {
+      const { loadConfigFile } = await import('../config/loadConfigFile.js');
+      await loadConfigFile(args[0]!);
+      out(`${args[0]}: OK`);
       return 0;
+    }
     default:
-      err(`unknown command "${command}"\n\n${USAGE}`);
-      return 2;
+      throw new UsageError(`nodegate: no handler for "${command.words.join(' ')}"`);
   }
 }
 
@@ -133,6 +134,10 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (e: unknown) => {
+    if (e instanceof UsageError) {
+      err(e.message);
+      process.exit(2);
+    }
     if (e instanceof ConfigError) err(`config error: ${e.message}`);
     else err(`nodegate: ${(e as Error).message}`);
     process.exit(1);

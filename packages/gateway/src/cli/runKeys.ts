@@ -1,23 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { ADMIN_TOKEN_FILE } from '../accounts/ensureOperator.js';
 import { AdminApiError } from '../admin/AdminApiError.js';
-import { type AdminClient, adminClient, type KeyChange, type KeyView } from '../admin/adminClient.js';
-import { openLocalAdminApi } from '../admin/openLocalAdminApi.js';
-import { readAdminEndpoint } from '../admin/readAdminEndpoint.js';
+import type { AdminClient, KeyChange, KeyView } from '../admin/adminClient.js';
 import { validateKeySettings } from '../admin/validateKeySettings.js';
-import { embeddedConfig } from '../config/embeddedConfig.js';
-import { loadConfigFile } from '../config/loadConfigFile.js';
 import type { KeySettings } from '../keys/KeySettings.js';
+import { UsageError } from './UsageError.js';
+import { type AdminAccessFlags, withAdminClient } from './withAdminClient.js';
+
+export { UsageError } from './UsageError.js';
 
 /** Options of `nodegate keys …`. */
-export interface KeysFlags {
-  config?: string | undefined;
-  dataDir?: string | undefined;
-  /** The admin API's base URL (default: `<dataDir>/admin.json`, else in-process). */
-  adminUrl?: string | undefined;
-  /** The admin token (default: `<dataDir>/admin-token`); the CLI reads NODEGATE_ADMIN_TOKEN into it. */
-  adminToken?: string | undefined;
+export interface KeysFlags extends AdminAccessFlags {
   account?: string | undefined;
   plan?: string | undefined;
   name?: string | undefined;
@@ -177,13 +169,10 @@ async function runWith(
   }
 }
 
-/** A command line that cannot be run as given (exit 2). */
-export class UsageError extends Error {}
-
 /**
  * `nodegate keys create|list|revoke|set|show`, over the admin REST API with the admin token:
  * the running gateway's (from `--admin-url` or `<dataDir>/admin.json`), or, when none runs on
- * the data directory, the same API served in-process over the database.
+ * the data directory, the same API served in-process over the database ({@link withAdminClient}).
  *
  * @example
  * await runKeys('set', [key], { dataDir, allowedOrigins: 'https://app.example.com' }, console.log);
@@ -202,34 +191,7 @@ export async function runKeys(
   // checked before anything is opened or sent
   const change = command === 'set' ? await keyChangeFromFlags(flags) : {};
   if (command === 'set' && Object.keys(change).length === 0) {
-    throw new UsageError('usage: nodegate keys set KEY --SETTING VALUE… (give at least one setting)');
+    throw new UsageError('nodegate keys set: give at least one setting (nodegate keys set --help lists them)');
   }
-  const config = flags.config
-    ? await loadConfigFile(flags.config)
-    : embeddedConfig(flags.dataDir ? { dataDir: flags.dataDir } : {});
-  const dataDir = resolve(flags.dataDir ?? config.dataDir);
-  const token = async () => {
-    if (flags.adminToken) return flags.adminToken;
-    const saved = await readFile(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').catch(() => '');
-    if (!saved.trim())
-      throw new Error(`no admin token: set NODEGATE_ADMIN_TOKEN or start the gateway once on ${dataDir}`);
-    return saved.trim();
-  };
-
-  if (flags.adminUrl) return runWith(adminClient(flags.adminUrl, await token()), command, key, flags, out, change);
-  const running = await readAdminEndpoint(dataDir);
-  if (running) {
-    try {
-      return await runWith(adminClient(running, await token()), command, key, flags, out, change);
-    } catch (err) {
-      // a gateway that stopped without cleaning up: nothing was sent, serve it here instead
-      if (!(err instanceof AdminApiError && err.code === 'unreachable')) throw err;
-    }
-  }
-  const local = await openLocalAdminApi(config, dataDir);
-  try {
-    return await runWith(local.client, command, key, flags, out, change);
-  } finally {
-    await local.close();
-  }
+  return withAdminClient(flags, (client) => runWith(client, command, key, flags, out, change));
 }

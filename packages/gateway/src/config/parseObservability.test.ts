@@ -7,14 +7,26 @@ const base = {
 };
 
 describe('log and metrics config', () => {
-  it('defaults: warn, no access log, metrics on the main listener behind the admin token', () => {
+  it('defaults: warn in text, no access log (a 10 MiB file, 2 kept, when on), metrics on the main listener behind the admin token', () => {
     const c = validateConfig(base);
-    expect(c.log).toEqual({ level: 'warn', access: false });
+    expect(c.log).toEqual({
+      level: 'warn',
+      format: 'text',
+      access: false,
+      accessFile: undefined,
+      accessFileMaxBytes: 10 * 1024 * 1024,
+      accessFileKeep: 2,
+    });
     expect(c.metrics).toEqual({ enabled: true, auth: 'admin-token', listen: undefined });
   });
 
   it('the embedded default (npm start) writes the access log', () => {
-    expect(embeddedConfig({ listen: '127.0.0.1:0', dataDir: '/tmp/x' }).log).toEqual({ level: 'warn', access: true });
+    expect(embeddedConfig({ listen: '127.0.0.1:0', dataDir: '/tmp/x' }).log).toMatchObject({
+      level: 'warn',
+      format: 'text',
+      access: true,
+      accessFile: undefined,
+    });
   });
 
   it('a metrics listener of its own is open unless told otherwise', () => {
@@ -39,7 +51,21 @@ describe('log and metrics config', () => {
   it('names the bad field', () => {
     expect(() => validateConfig({ ...base, log: { level: 'loud' } })).toThrow(/^log\.level: must be one of/);
     expect(() => validateConfig({ ...base, log: { access: 'yes' } })).toThrow(/^log\.access: must be true or false/);
-    expect(() => validateConfig({ ...base, log: { format: 'text' } })).toThrow(/^log\.format: unknown field/);
+    expect(() => validateConfig({ ...base, log: { format: 'pretty' } })).toThrow(
+      /^log\.format: must be one of text, json/,
+    );
+    expect(() => validateConfig({ ...base, log: { colour: true } })).toThrow(/^log\.colour: unknown field/);
+    expect(() => validateConfig({ ...base, log: { accessFile: '' } })).toThrow(/^log\.accessFile: must be a file path/);
+    expect(() => validateConfig({ ...base, log: { accessFileMaxBytes: 1000 } })).toThrow(
+      /^log\.accessFileMaxBytes: must be a whole number, at least 65536/,
+    );
+    expect(() => validateConfig({ ...base, log: { accessFileKeep: -1 } })).toThrow(/^log\.accessFileKeep: must be/);
+    expect(
+      validateConfig({
+        ...base,
+        log: { format: 'json', accessFile: '/var/log/nodegate/access.log', accessFileKeep: 0 },
+      }).log,
+    ).toMatchObject({ format: 'json', accessFile: '/var/log/nodegate/access.log', accessFileKeep: 0 });
     expect(() => validateConfig({ ...base, metrics: { auth: 'basic' } })).toThrow(/^metrics\.auth: must be one of/);
     expect(() => validateConfig({ ...base, metrics: { listen: '9464' } })).toThrow(
       /^metrics\.listen: expected HOST:PORT/,

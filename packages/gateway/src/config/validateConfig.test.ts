@@ -34,6 +34,9 @@ describe('validateConfig', () => {
       headersTimeoutMs: 10_000,
       bodyTimeoutMs: 10_000,
       keepAliveTimeoutMs: 65_000,
+      invalidCallCredits: 5,
+      maxFiltersPerKey: 100,
+      filterTimeoutMs: 300_000,
       ws: { maxConnectionsPerKey: 100, maxInFlightPerConnection: 256, maxSendBufferBytes: 4 * 1024 * 1024 },
     });
     expect(c.plans.core).toEqual({
@@ -42,11 +45,15 @@ describe('validateConfig', () => {
       creditsPerDay: 3_000_000,
       failoverProtection: false,
       maxKeys: 25,
+      ipfsServedBytesPerDay: 2 * 1024 ** 3,
+      ipfsServedBytesPerRequest: 1024 ** 3,
+      ipfsServedBytesPerSecond: 32 * 1024 ** 2,
+      gatewayBandwidthPerDay: 10 * 1024 ** 3,
     });
     expect(c.plans.developer?.creditsPerDay).toBe(15_000_000);
     expect(c.plans.team?.creditsPerSecond).toBe(40_000);
     expect(c.redis).toBeUndefined();
-    expect(c.database).toEqual({ kind: 'embedded' });
+    expect(c.database).toEqual({ kind: 'embedded', queryTimeoutMs: 5_000 });
     expect(c.networks[0]!.upstreams[0]!.timeoutMs).toBe(10_000);
     expect(c.networks[0]!.maxEventsChunkSize).toBe(1024);
     expect(Object.isFrozen(c)).toBe(true);
@@ -67,8 +74,18 @@ describe('validateConfig', () => {
       creditsPerDay: 99,
       failoverProtection: false,
       maxKeys: 25,
+      // a new plan without IPFS served-bytes fields gets core's
+      ipfsServedBytesPerDay: 2 * 1024 ** 3,
+      ipfsServedBytesPerRequest: 1024 ** 3,
+      ipfsServedBytesPerSecond: 32 * 1024 ** 2,
+      gatewayBandwidthPerDay: 10 * 1024 ** 3,
     });
-    expect(c.redis).toEqual({ url: 'redis://10.0.0.3:6379', prefix: 'nodegate:' });
+    expect(c.redis).toEqual({
+      url: 'redis://10.0.0.3:6379',
+      prefix: 'nodegate:',
+      commandTimeoutMs: 1_000,
+      connectTimeoutMs: 2_000,
+    });
     expect(c.limits.maxConcurrentPerKey).toBe(4);
     expect(c.limits.ws.maxInFlightPerConnection).toBe(8);
     expect(fieldOf({ networks: [net()], plans: { gold: { creditsPerSecond: 1 } } })).toBe('plans.gold.creditsPerDay');
@@ -76,6 +93,27 @@ describe('validateConfig', () => {
       'plans.core.creditsPerSecond',
     );
     expect(fieldOf({ networks: [net()], redis: { url: 'http://x' } })).toBe('redis.url');
+    expect(fieldOf({ networks: [net()], redis: { url: 'redis://x', commandTimeoutMs: 0 } })).toBe(
+      'redis.commandTimeoutMs',
+    );
+    expect(fieldOf({ networks: [net()], database: { kind: 'embedded', connectTimeoutMs: 100 } })).toBe(
+      'database.connectTimeoutMs',
+    );
+    expect(
+      fieldOf({ networks: [net()], database: { kind: 'postgres', url: 'postgres://x/y', queryTimeoutMs: 'x' } }),
+    ).toBe('database.queryTimeoutMs');
+    expect(
+      validateConfig({
+        networks: [net()],
+        database: { kind: 'postgres', url: 'postgres://x/y', queryTimeoutMs: 800, connectTimeoutMs: 400 },
+      }).database,
+    ).toEqual({
+      kind: 'postgres',
+      url: 'postgres://x/y',
+      schema: undefined,
+      queryTimeoutMs: 800,
+      connectTimeoutMs: 400,
+    });
     expect(fieldOf({ networks: [net()], limits: { ws: { maxSendBufferBytes: 1 } } })).toBe(
       'limits.ws.maxSendBufferBytes',
     );
@@ -103,6 +141,9 @@ describe('validateConfig', () => {
       exploreShare: 0.02,
       capabilityTtlMs: 600_000,
       partnerProbeIntervalMs: 300_000,
+      multiplex: true,
+      diagnosticHeaders: true,
+      splitConcurrency: 8,
     });
     const policy = validateConfig({
       networks: [net({ policy: { exploreShare: 0, capabilityTtlMs: 5_000, partnerProbeIntervalMs: 60_000 } })],
@@ -130,6 +171,12 @@ describe('validateConfig', () => {
     expect(fieldOf({ networks: [net({ upstreams: [] })] })).toBe('networks[0].upstreams');
     expect(fieldOf({ networks: [net()], listen: 'localhost' })).toBe('listen');
     expect(fieldOf({ networks: [net()], limits: { maxBatch: 0 } })).toBe('limits.maxBatch');
+    expect(fieldOf({ networks: [net()], limits: { invalidCallCredits: -1 } })).toBe('limits.invalidCallCredits');
+    expect(validateConfig({ networks: [net()], limits: { invalidCallCredits: 0 } }).limits.invalidCallCredits).toBe(0);
+    expect(fieldOf({ networks: [net()], limits: { maxFiltersPerKey: 0 } })).toBe('limits.maxFiltersPerKey');
+    expect(fieldOf({ networks: [net()], limits: { filterTimeoutMs: 10 } })).toBe('limits.filterTimeoutMs');
+    const filterLimits = validateConfig({ networks: [net()], limits: { maxFiltersPerKey: 3, filterTimeoutMs: 2_000 } });
+    expect([filterLimits.limits.maxFiltersPerKey, filterLimits.limits.filterTimeoutMs]).toEqual([3, 2_000]);
     expect(fieldOf({ networks: [net()], database: { kind: 'postgres', url: 'mysql://x' } })).toBe('database.url');
     expect(fieldOf({ networks: [net()], colour: 'blue' })).toBe('colour');
     expect(fieldOf({ networks: [net({ upstreams: [{ name: 'a', embedded: 'geth' }] })] })).toBe(

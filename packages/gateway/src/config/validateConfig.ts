@@ -1,6 +1,12 @@
 import { DEFAULT_IPFS_ALLOW, isIpfsCommandName } from '../ipfs/ipfsCommands.js';
 import { ConfigError } from './ConfigError.js';
+import { parseEmbedded } from './parseEmbedded.js';
+import { parseConsensus } from './parseConsensus.js';
 import { parseObservability } from './parseObservability.js';
+import { INVALID_CALL_CREDITS } from '../pipeline/stages/chargeCredits.js';
+import { parseTls } from './parseTls.js';
+import { parseTrustedProxies } from './parseTrustedProxies.js';
+import { parseWorkers } from './parseWorkers.js';
 import type {
   DatabaseSettings,
   EmbeddedBackend,
@@ -12,9 +18,17 @@ import type {
   RedisSettings,
   CacheSettings,
   UpstreamPolicy,
+  UpstreamRateLimit,
   UpstreamSettings,
 } from './types.js';
-import { DEFAULT_PLAN_NAME, DEFAULT_PLANS, type Plan } from '../plans/Plan.js';
+import {
+  DEFAULT_GATEWAY_BANDWIDTH_PER_DAY,
+  DEFAULT_IPFS_SERVED,
+  DEFAULT_PLAN_NAME,
+  DEFAULT_PLANS,
+  type Plan,
+} from '../plans/Plan.js';
+import { parseGatewaySettings } from '../ipfsGateway/config/parseGatewaySettings.js';
 
 const FAMILIES: readonly NetworkFamily[] = ['eth', 'starknet'];
 const EMBEDDED: readonly EmbeddedBackend[] = ['anvil', 'starknet-devchain', 'ipfs-node'];
@@ -43,9 +57,15 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
     'log',
     'metrics',
     'cache',
+    'trustedProxies',
+    'embedded',
+    'tls',
+    'workers',
   ]);
   const listen = parseListen(root.listen ?? '127.0.0.1:8550', 'listen');
   const publicUrl = root.publicUrl === undefined ? undefined : httpUrl(root.publicUrl, 'publicUrl');
+  const trustedProxies = parseTrustedProxies(root.trustedProxies, 'trustedProxies');
+  const tls = parseTls(root.tls, 'tls');
   const dataDir = root.dataDir === undefined ? defaults.dataDir : str(root.dataDir, 'dataDir');
   const database = parseDatabase(root.database, 'database');
   const limits = parseLimits(root.limits, 'limits');
@@ -79,14 +99,17 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
   });
   if (networks.length === 0 && ipfs === undefined) throw new ConfigError('networks', 'configure at least one network');
   const devKey = root.devKey === undefined ? false : bool(root.devKey, 'devKey');
+  const embedded = parseEmbedded(root.embedded, 'embedded');
   const { log, metrics } = parseObservability(root, parseListen);
   const cache = parseCache(root.cache, 'cache');
   if (cache.enabled && cache.kind === 'redis' && redis === undefined) {
     throw new ConfigError('cache.kind', '"redis" needs the redis section (url, prefix)');
   }
+  const workers = root.workers === undefined ? 'auto' : parseWorkers(root.workers, 'workers', redis !== undefined);
   const config: GatewayConfig = {
     listen,
     publicUrl,
+    tls,
     dataDir,
     database,
     limits,
@@ -95,9 +118,12 @@ export function validateConfig(raw: unknown, defaults: { dataDir: string } = { d
     networks,
     ipfs,
     devKey,
+    embedded,
     log,
     metrics,
     cache,
+    trustedProxies,
+    workers,
   };
   return deepFreeze(config);
 }
@@ -113,6 +139,9 @@ function parseLimits(raw: unknown, at: string): LimitSettings {
     'headersTimeoutMs',
     'bodyTimeoutMs',
     'keepAliveTimeoutMs',
+    'invalidCallCredits',
+    'maxFiltersPerKey',
+    'filterTimeoutMs',
     'ws',
   ]);
   const w = l.ws === undefined ? {} : obj(l.ws, `${at}.ws`);
@@ -126,6 +155,9 @@ function parseLimits(raw: unknown, at: string): LimitSettings {
     headersTimeoutMs: int(l.headersTimeoutMs ?? 10_000, `${at}.headersTimeoutMs`, 100, 600_000),
     bodyTimeoutMs: int(l.bodyTimeoutMs ?? 10_000, `${at}.bodyTimeoutMs`, 100, 600_000),
     keepAliveTimeoutMs: int(l.keepAliveTimeoutMs ?? 65_000, `${at}.keepAliveTimeoutMs`, 100, 3_600_000),
+    invalidCallCredits: int(l.invalidCallCredits ?? INVALID_CALL_CREDITS, `${at}.invalidCallCredits`, 0, 1_000_000),
+    maxFiltersPerKey: int(l.maxFiltersPerKey ?? 100, `${at}.maxFiltersPerKey`, 1, 100_000),
+    filterTimeoutMs: int(l.filterTimeoutMs ?? 300_000, `${at}.filterTimeoutMs`, 1_000, 86_400_000),
     ws: {
       maxConnectionsPerKey: int(w.maxConnectionsPerKey ?? 100, `${at}.ws.maxConnectionsPerKey`, 1, 1_000_000),
       maxInFlightPerConnection: int(
@@ -152,7 +184,18 @@ function parsePlans(raw: unknown, at: string): Record<string, Plan> {
     const here = `${at}.${name}`;
     if (!NAME.test(name)) throw new ConfigError(here, 'plan names use lowercase letters, digits and dashes');
     const p = obj(value, here);
-    allowOnly(p, here, ['creditsPerSecond', 'creditsPerDay', 'failoverProtection', 'maxKeys']);
+    allowOnly(p, here, [
+      'creditsPerSecond',
+      'creditsPerDay',
+      'failoverProtection',
+      'maxKeys',
+      'ipfsServedBytesPerDay',
+      'ipfsServedBytesPerRequest',
+      'ipfsServedBytesPerSecond',
+      'gatewayBandwidthPerDay',
+      'maxLogsBlockRange',
+      'maxLogsResults',
+    ]);
     const base = plans[name];
     const need = (field: string) => {
       if (base === undefined && p[field] === undefined)
@@ -168,19 +211,50 @@ function parsePlans(raw: unknown, at: string): Record<string, Plan> {
           ? (base?.failoverProtection ?? false)
           : bool(p.failoverProtection, `${here}.failoverProtection`),
       maxKeys: int(p.maxKeys ?? base?.maxKeys ?? 25, `${here}.maxKeys`, 1, 1_000_000),
+      ...ipfsServed(p, base, here),
+      gatewayBandwidthPerDay: int(
+        p.gatewayBandwidthPerDay ?? base?.gatewayBandwidthPerDay ?? DEFAULT_GATEWAY_BANDWIDTH_PER_DAY,
+        `${here}.gatewayBandwidthPerDay`,
+        0,
+        2 ** 53 - 1,
+      ),
+      ...logLimits(p, base, here),
     };
   }
   if (plans[DEFAULT_PLAN_NAME] === undefined) throw new ConfigError(at, `the plan "${DEFAULT_PLAN_NAME}" must exist`);
   return plans;
 }
 
+/** A plan's own eth_getLogs caps (replacing the network's), when it (or the plan it overrides) sets them. */
+function logLimits(p: Record<string, unknown>, base: Plan | undefined, here: string) {
+  const range = p.maxLogsBlockRange ?? base?.maxLogsBlockRange;
+  const results = p.maxLogsResults ?? base?.maxLogsResults;
+  return {
+    ...(range === undefined ? {} : { maxLogsBlockRange: int(range, `${here}.maxLogsBlockRange`, 1, 1e12) }),
+    ...(results === undefined ? {} : { maxLogsResults: int(results, `${here}.maxLogsResults`, 0, 1e9) }),
+  };
+}
+
+/** A plan's IPFS served-bytes bounds: the given ones, else the plan's defaults, else core's. */
+function ipfsServed(p: Record<string, unknown>, base: Plan | undefined, here: string) {
+  const field = (name: keyof typeof DEFAULT_IPFS_SERVED, min: number) =>
+    int(p[name] ?? base?.[name] ?? DEFAULT_IPFS_SERVED[name], `${here}.${name}`, min, 2 ** 53 - 1);
+  return {
+    ipfsServedBytesPerDay: field('ipfsServedBytesPerDay', 0),
+    ipfsServedBytesPerRequest: field('ipfsServedBytesPerRequest', 0),
+    ipfsServedBytesPerSecond: field('ipfsServedBytesPerSecond', 1024),
+  };
+}
+
 function parseRedis(raw: unknown, at: string): RedisSettings {
   const r = typeof raw === 'string' ? { url: raw } : obj(raw, at);
-  allowOnly(r, at, ['url', 'prefix']);
+  allowOnly(r, at, ['url', 'prefix', 'commandTimeoutMs', 'connectTimeoutMs']);
   const url = str(r.url, `${at}.url`);
   if (!/^rediss?:\/\//.test(url)) throw new ConfigError(`${at}.url`, 'must be a redis:// or rediss:// URL');
   const prefix = r.prefix === undefined ? 'nodegate:' : str(r.prefix, `${at}.prefix`);
-  return { url, prefix };
+  const commandTimeoutMs = int(r.commandTimeoutMs ?? 1_000, `${at}.commandTimeoutMs`, 10, 60_000);
+  const connectTimeoutMs = int(r.connectTimeoutMs ?? 2_000, `${at}.connectTimeoutMs`, 10, 60_000);
+  return { url, prefix, commandTimeoutMs, connectTimeoutMs };
 }
 
 function parseNetwork(raw: unknown, at: string): NetworkSettings {
@@ -196,6 +270,9 @@ function parseNetwork(raw: unknown, at: string): NetworkSettings {
     'partners',
     'policy',
     'maxEventsChunkSize',
+    'maxLogsBlockRange',
+    'maxLogsResults',
+    'consensus',
   ]);
   const name = str(n.name, `${at}.name`);
   if (!NAME.test(name)) throw new ConfigError(`${at}.name`, 'use lowercase letters, digits and dashes (at most 63)');
@@ -227,6 +304,11 @@ function parseNetwork(raw: unknown, at: string): NetworkSettings {
           }),
     policy: parsePolicy(n.policy, `${at}.policy`),
     maxEventsChunkSize: int(n.maxEventsChunkSize ?? 1024, `${at}.maxEventsChunkSize`, 1, 1_000_000),
+    ...(n.maxLogsBlockRange === undefined
+      ? {}
+      : { maxLogsBlockRange: int(n.maxLogsBlockRange, `${at}.maxLogsBlockRange`, 1, 1e12) }),
+    maxLogsResults: int(n.maxLogsResults ?? 10_000, `${at}.maxLogsResults`, 0, 1e9),
+    consensus: parseConsensus(n.consensus, `${at}.consensus`, ups.length),
   };
 }
 
@@ -255,6 +337,9 @@ function parsePolicy(raw: unknown, at: string): UpstreamPolicy {
     'exploreShare',
     'capabilityTtlMs',
     'partnerProbeIntervalMs',
+    'multiplex',
+    'diagnosticHeaders',
+    'splitConcurrency',
   ]);
   const timeouts = p.methodTimeoutsMs === undefined ? {} : obj(p.methodTimeoutsMs, `${at}.methodTimeoutsMs`);
   const methodTimeoutsMs: Record<string, number> = {};
@@ -274,6 +359,9 @@ function parsePolicy(raw: unknown, at: string): UpstreamPolicy {
     exploreShare: share(p.exploreShare ?? 0.02, `${at}.exploreShare`, 0.5),
     capabilityTtlMs: int(p.capabilityTtlMs ?? 600_000, `${at}.capabilityTtlMs`, 1_000, 86_400_000),
     partnerProbeIntervalMs: int(p.partnerProbeIntervalMs ?? 300_000, `${at}.partnerProbeIntervalMs`, 1_000, 86_400_000),
+    multiplex: p.multiplex === undefined ? true : bool(p.multiplex, `${at}.multiplex`),
+    diagnosticHeaders: p.diagnosticHeaders === undefined ? true : bool(p.diagnosticHeaders, `${at}.diagnosticHeaders`),
+    splitConcurrency: int(p.splitConcurrency ?? 8, `${at}.splitConcurrency`, 1, 64),
   };
 }
 
@@ -294,6 +382,9 @@ function parseIpfs(raw: unknown, at: string): IpfsSettings {
     'maxRequestBytes',
     'maxStoredBytesPerKey',
     'resetOnStreamError',
+    'creditsPerServedMiB',
+    'gc',
+    'gateways',
   ]);
   const hosts = n.hosts === undefined ? [] : list(n.hosts, `${at}.hosts`).map((h, i) => host(h, `${at}.hosts[${i}]`));
   const pathPrefix = n.pathPrefix === undefined ? undefined : prefix(n.pathPrefix, `${at}.pathPrefix`);
@@ -311,21 +402,46 @@ function parseIpfs(raw: unknown, at: string): IpfsSettings {
   // IPFS calls can stay quiet for long (a large add answers after the import): a longer idle timeout
   const upstreamRaw =
     typeof n.upstream === 'object' && n.upstream !== null ? { timeoutMs: 300_000, ...n.upstream } : n.upstream;
+  const upstream = parseUpstream(upstreamRaw, `${at}.upstream`);
+  const gc = n.gc === undefined ? {} : obj(n.gc, `${at}.gc`);
+  allowOnly(gc, `${at}.gc`, ['intervalMs', 'timeoutMs', 'unpinUnowned']);
   return {
     hosts,
     pathPrefix,
-    upstream: parseUpstream(upstreamRaw, `${at}.upstream`),
+    upstream,
     allow,
     maxRequestBytes: int(n.maxRequestBytes ?? 1024 ** 3, `${at}.maxRequestBytes`, 1024, 2 ** 50),
     maxStoredBytesPerKey: int(n.maxStoredBytesPerKey ?? 10 * 1024 ** 3, `${at}.maxStoredBytesPerKey`, 0, 2 ** 50),
     resetOnStreamError:
       n.resetOnStreamError === undefined ? false : bool(n.resetOnStreamError, `${at}.resetOnStreamError`),
+    creditsPerServedMiB: int(n.creditsPerServedMiB ?? 10, `${at}.creditsPerServedMiB`, 0, 1_000_000),
+    gc: {
+      intervalMs: int(gc.intervalMs ?? 3_600_000, `${at}.gc.intervalMs`, 0, 30 * 86_400_000),
+      timeoutMs: int(gc.timeoutMs ?? 600_000, `${at}.gc.timeoutMs`, 1_000, 86_400_000),
+      // the embedded node is the gateway's alone: its pin records decide what it keeps
+      unpinUnowned:
+        gc.unpinUnowned === undefined
+          ? upstream.embedded !== undefined
+          : bool(gc.unpinUnowned, `${at}.gc.unpinUnowned`),
+    },
+    gateways: parseGatewaySettings(n.gateways, `${at}.gateways`, pathPrefix),
   };
 }
 
 function parseUpstream(raw: unknown, at: string): UpstreamSettings {
   const u = obj(raw, at);
-  allowOnly(u, at, ['name', 'http', 'ws', 'embedded', 'timeoutMs', 'headers']);
+  allowOnly(u, at, [
+    'name',
+    'http',
+    'ws',
+    'embedded',
+    'timeoutMs',
+    'headers',
+    'rateLimit',
+    'getLogsMaxBlockRange',
+    'archive',
+    'historyBlocks',
+  ]);
   const name = str(u.name, `${at}.name`);
   const embedded = u.embedded === undefined ? undefined : (str(u.embedded, `${at}.embedded`) as EmbeddedBackend);
   if (embedded !== undefined && !EMBEDDED.includes(embedded)) {
@@ -340,23 +456,66 @@ function parseUpstream(raw: unknown, at: string): UpstreamSettings {
     headers = {};
     for (const [k, v] of Object.entries(obj(u.headers, `${at}.headers`))) headers[k] = str(v, `${at}.headers.${k}`);
   }
-  return { name, http, ws, embedded, timeoutMs: int(u.timeoutMs ?? 10_000, `${at}.timeoutMs`, 100, 600_000), headers };
+  const timeoutMs = int(u.timeoutMs ?? 10_000, `${at}.timeoutMs`, 100, 600_000);
+  const parsed: UpstreamSettings = { name, http, ws, embedded, timeoutMs, headers };
+  return {
+    ...parsed,
+    ...parseUpstreamHistory(u, at),
+    ...(u.rateLimit === undefined ? {} : { rateLimit: parseRateLimit(u.rateLimit, `${at}.rateLimit`) }),
+  };
+}
+
+/** An upstream's `getLogsMaxBlockRange`, `archive` and `historyBlocks` (only those it sets). */
+function parseUpstreamHistory(u: Record<string, unknown>, at: string) {
+  if (u.archive === true && u.historyBlocks !== undefined)
+    throw new ConfigError(
+      `${at}.historyBlocks`,
+      'an archive node holds every block: set one of "archive" or "historyBlocks"',
+    );
+  return {
+    ...(u.getLogsMaxBlockRange === undefined
+      ? {}
+      : { getLogsMaxBlockRange: int(u.getLogsMaxBlockRange, `${at}.getLogsMaxBlockRange`, 1, 1e12) }),
+    ...(u.archive === undefined ? {} : { archive: bool(u.archive, `${at}.archive`) }),
+    ...(u.historyBlocks === undefined ? {} : { historyBlocks: int(u.historyBlocks, `${at}.historyBlocks`, 1, 1e12) }),
+  };
+}
+
+/** `rateLimit: { requestsPerSecond | creditsPerSecond, autoTune? }` of an upstream. */
+function parseRateLimit(raw: unknown, at: string): UpstreamRateLimit {
+  const r = obj(raw, at);
+  allowOnly(r, at, ['requestsPerSecond', 'creditsPerSecond', 'autoTune']);
+  if ((r.requestsPerSecond === undefined) === (r.creditsPerSecond === undefined)) {
+    throw new ConfigError(at, 'set one of "requestsPerSecond" or "creditsPerSecond"');
+  }
+  const unit = r.requestsPerSecond !== undefined ? 'requests' : 'credits';
+  const field = unit === 'requests' ? 'requestsPerSecond' : 'creditsPerSecond';
+  const perSecond = r[field];
+  if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0 || perSecond > 10_000_000) {
+    throw new ConfigError(`${at}.${field}`, 'must be a number above 0 (at most 10000000)');
+  }
+  return { unit, perSecond, autoTune: r.autoTune === undefined ? true : bool(r.autoTune, `${at}.autoTune`) };
 }
 
 function parseDatabase(raw: unknown, at: string): DatabaseSettings {
-  if (raw === undefined) return { kind: 'embedded' };
+  if (raw === undefined) return { kind: 'embedded', queryTimeoutMs: 5_000 };
   const d = obj(raw, at);
-  allowOnly(d, at, ['kind', 'url', 'schema']);
   const kind = str(d.kind, `${at}.kind`);
-  if (kind === 'embedded') return { kind };
+  const queryTimeoutMs = int(d.queryTimeoutMs ?? 5_000, `${at}.queryTimeoutMs`, 10, 600_000);
+  if (kind === 'embedded') {
+    allowOnly(d, at, ['kind', 'queryTimeoutMs']);
+    return { kind, queryTimeoutMs };
+  }
+  allowOnly(d, at, ['kind', 'url', 'schema', 'queryTimeoutMs', 'connectTimeoutMs']);
   if (kind === 'postgres') {
+    const connectTimeoutMs = int(d.connectTimeoutMs ?? 3_000, `${at}.connectTimeoutMs`, 10, 600_000);
     const url = str(d.url, `${at}.url`);
     if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`${at}.url`, 'must be a postgres:// URL');
     const schema = d.schema === undefined ? undefined : str(d.schema, `${at}.schema`);
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
       throw new ConfigError(`${at}.schema`, 'use lowercase letters, digits and underscores (at most 63)');
     }
-    return { kind, url, schema };
+    return { kind, url, schema, queryTimeoutMs, connectTimeoutMs };
   }
   throw new ConfigError(`${at}.kind`, 'must be "embedded" or "postgres"');
 }

@@ -1,10 +1,14 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/types.js';
 import { GatewayError } from '../errors/GatewayError.js';
+import type { DependencyHealth } from '../health/createDependencyHealth.js';
 import type { IpfsRoute } from '../ipfs/createIpfsRoute.js';
+import type { IpfsGateways } from '../ipfsGateway/createIpfsGateways.js';
 import type { Limiter } from '../limits/Limiter.js';
 import type { Logger } from '../log/createLogger.js';
+import type { UsageRecorderHealth } from '../usage/createUsageRecorder.js';
 import type { Network } from '../network/createNetwork.js';
 import { createNetworkResolver } from '../network/createNetworkResolver.js';
 import type { RequestPath } from '../pipeline/requestPath.js';
@@ -19,6 +23,8 @@ import { normalizeRequestPath } from './normalizeRequestPath.js';
 import { redactPath } from './redactPath.js';
 import { resolveRoute } from './resolveRoute.js';
 import { serveIpfs } from './serveIpfs.js';
+import { serveIpfsGateway } from './serveIpfsGateway.js';
+import { writeGatewayError } from '../wire/writeGatewayError.js';
 import { serveJsonRpc } from './serveJsonRpc.js';
 import { createWebSocketEdge } from './ws/serveWebSocket.js';
 
@@ -32,14 +38,28 @@ export interface AppDeps {
   readonly subscriptions?: Subscriptions | undefined;
   /** The IPFS API, when configured. */
   readonly ipfs?: IpfsRoute | undefined;
+  /** Dedicated IPFS gateways (`/ipfs-gateway/<name>/…`, `<name>.ipfs.<domain>`), when configured. */
+  readonly ipfsGateways?: IpfsGateways | undefined;
   /** `GET /metrics` (Prometheus), when it is served on this listener (see `src/metrics/createMetricsHandler.ts`). */
   readonly metrics?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  /** Shared dependencies (Redis, the database) whose health `/health` reports under `components`. */
+  readonly dependencies?: readonly DependencyHealth[] | undefined;
+  /** How usage flushes are going (`/health`'s `usage`). */
+  readonly usageHealth?: (() => UsageRecorderHealth) | undefined;
+  /** In a cluster (`nodegate start --workers N`): this worker's number, which `/health` reports as `worker`. */
+  readonly worker?: number | undefined;
   /** Registers the gateway's own pages and APIs (admin API, dashboard) on the Fastify app. */
   readonly register?: (app: FastifyInstance) => Promise<void>;
+  /**
+   * The certificate and key (PEM) when `tls` is configured: the listener is then an
+   * `https.Server` (HTTPS and WSS for everything it serves; `server.setSecureContext` replaces
+   * them on SIGHUP, see `src/edge/tls/createTlsReloader.ts`).
+   */
+  readonly tls?: { readonly cert: string; readonly key: string } | undefined;
 }
 
 /**
- * Builds the gateway's server: one node:http server whose timeouts hold slow clients to account
+ * Builds the gateway's server: one node:http server (node:https with `deps.tls`) whose timeouts hold slow clients to account
  * (headers within `headersTimeoutMs`, checked every second; JSON-RPC bodies within
  * `bodyTimeoutMs`), whose own parse errors (400/431/408) answer in the JSON-RPC shape, and whose
  * requests are routed on their normalised path: JSON-RPC and WebSocket to the request path,
@@ -71,6 +91,20 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
       return writeRpcError(res, err, { headers: { connection: 'close' } });
     }
     if (serveMetrics !== undefined && target.path === '/metrics') return serveMetrics(req, res);
+    // dedicated IPFS gateways: their hosts and their path prefix are theirs alone
+    const gatewayMatch = deps.ipfsGateways?.match(req.headers.host, target.path);
+    if (gatewayMatch !== undefined) {
+      serveIpfsGateway(req, res, gatewayMatch, target.query, {
+        gateways: deps.ipfsGateways!,
+        path: deps.path,
+        limits,
+        log,
+      }).catch((err: unknown) => {
+        log.error('gateway request failed', { error: (err as Error).message });
+        writeGatewayError(req, res, new GatewayError('INTERNAL_ERROR', 'internal error', { httpStatus: 500 }));
+      });
+      return;
+    }
     const route = resolveRoute(resolve, matchIpfs, req.headers.host, target.path);
     switch (route.kind) {
       case 'rpc':
@@ -111,21 +145,27 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
 
   const app = Fastify({
     logger: false,
+    // X-Forwarded-For/-Proto are believed only from the configured proxies (request.ip, request.protocol)
+    trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
     return503OnClosing: true,
     serverFactory: (handler) => {
       appHandler = handler;
-      const server = createServer(
-        {
-          keepAliveTimeout: limits.keepAliveTimeoutMs,
-          headersTimeout: limits.headersTimeoutMs,
-          // bodies are timed per route (JSON-RPC: bodyTimeoutMs; IPFS uploads: idle timeout)
-          requestTimeout: 0,
-          connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-        },
-        edge,
-      );
+      const options: ServerOptions = {
+        keepAliveTimeout: limits.keepAliveTimeoutMs,
+        headersTimeout: limits.headersTimeoutMs,
+        // bodies are timed per route (JSON-RPC: bodyTimeoutMs; IPFS uploads: idle timeout)
+        requestTimeout: 0,
+        connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+      };
+      const server: Server = deps.tls
+        ? // a TLS handshake is held to the same deadline as the headers that follow it
+          (createHttpsServer(
+            { ...options, cert: deps.tls.cert, key: deps.tls.key, handshakeTimeout: limits.headersTimeoutMs },
+            edge,
+          ) as unknown as Server)
+        : createServer(options, edge);
       server.on('clientError', answerClientError);
       server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
         let target: ReturnType<typeof normalizeRequestPath>;
@@ -158,13 +198,15 @@ export async function buildApp(config: GatewayConfig, deps: AppDeps): Promise<Fa
   });
   app.addHook('onClose', async () => {
     await ipfs?.close?.();
+    deps.ipfsGateways?.close();
   });
   app.route({
     method: ['GET', 'HEAD'],
     url: '/health',
     handler: async (_req, reply) => {
-      const report = healthReport(deps.networks, ipfs ? [ipfs] : []);
-      return reply.code(report.ok ? 200 : 503).send(report.body);
+      const report = healthReport(deps.networks, ipfs ? [ipfs] : [], deps.dependencies, deps.usageHealth);
+      const body = deps.worker === undefined ? report.body : { ...report.body, worker: deps.worker };
+      return reply.code(report.ok ? 200 : 503).send(body);
     },
   });
   await deps.register?.(app);

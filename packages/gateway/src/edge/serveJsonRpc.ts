@@ -13,12 +13,14 @@ import { clientSignal } from './clientSignal.js';
 
 const JSON_TYPES = /^application\/(?:json|json-rpc)\s*(?:;|$)/i;
 const ALLOW = 'POST, OPTIONS';
-const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
+const ALLOW_ORIGIN = 'access-control-allow-origin';
+const EXPOSE_HEADERS = 'access-control-expose-headers';
 
 /**
  * `POST {base_url}/v3/<KEY>`: admits the request (key, secret/JWT, origin and user agent) before
  * its body is read, reads the body (bounded in size and time), runs it through the request
- * path, and writes the answer. A client that goes away aborts its upstream calls.
+ * path, and writes the answer (a cache hit's prepared bytes as they are). A client that goes away
+ * aborts its upstream calls.
  *
  * @example
  * serveJsonRpc(req, res, network, key, { path, limits, log });
@@ -45,7 +47,7 @@ export async function serveJsonRpc(
     ctx = createRequestContext(req, {
       transport: 'http',
       network: network.settings.name,
-      credentials: credentialsOf(pathKey, req.headers.authorization),
+      credentials: credentialsOf(pathKey, req.headers),
       timeoutMs: deps.limits.requestTimeoutMs,
       signal,
       log: deps.log,
@@ -64,7 +66,9 @@ export async function serveJsonRpc(
   }
   let body: string | undefined;
   try {
-    body = await readJsonBody(req, { maxBytes: deps.limits.maxBodyBytes, timeoutMs: deps.limits.bodyTimeoutMs });
+    // a body that has arrived whole comes back as it is; only one still on its way is awaited
+    const read = readJsonBody(req, { maxBytes: deps.limits.maxBodyBytes, timeoutMs: deps.limits.bodyTimeoutMs });
+    body = typeof read === 'string' ? read : await read;
   } catch (err) {
     return refuse(res, err, ctx.requestId, deps.limits.maxBodyBytes);
   }
@@ -74,25 +78,40 @@ export async function serveJsonRpc(
       requestId: ctx.requestId,
     });
   }
-  const reply = await deps.path.answerRpc(ctx, network, body);
+  const reply = await deps.path.answerHttp(ctx, network, body);
   if (signal.aborted) return;
-  if (reply.body === undefined) {
+  const out = reply.body;
+  if (out === undefined) {
     res.writeHead(204, { ...CORS_HEADERS, 'x-request-id': ctx.requestId }).end();
     return;
   }
+  const prepared = typeof out !== 'string';
+  const length = prepared ? Buffer.byteLength(out.head) + out.result.byteLength + 1 : Buffer.byteLength(out);
   // the flat [name, value, …] form: no header object built and walked per answer
   const headers = [
-    ...CORS_HEADER_LIST,
+    ALLOW_ORIGIN,
+    CORS_HEADERS[ALLOW_ORIGIN],
+    EXPOSE_HEADERS,
+    CORS_HEADERS[EXPOSE_HEADERS],
     'x-request-id',
     ctx.requestId,
     'content-type',
     'application/json',
     'content-length',
-    String(Buffer.byteLength(reply.body)),
+    String(length),
   ];
-  for (const [name, value] of Object.entries(reply.headers)) headers.push(name, value);
+  const extra = reply.headers;
+  for (const name in extra) headers.push(name, extra[name]!);
   res.writeHead(reply.status, headers);
-  res.end(reply.body);
+  if (!prepared) {
+    res.end(out);
+    return;
+  }
+  // a cache hit's bytes as they are, after the id's head: one write for the whole answer
+  res.cork();
+  res.write(out.head);
+  res.write(out.result);
+  res.end('}');
 }
 
 /**

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
+import { keepAnvilGenesis } from './keepAnvilGenesis.js';
 import type { StartedBackend } from './superviseBackend.js';
 
 /** A running embedded backend: where it serves and how to stop it. */
@@ -64,17 +66,26 @@ export async function startAnvil(
     /** Port to listen on (default 0: a free one). */
     port?: number;
     /**
-     * Keep the chain in this file: loaded at start when it exists, written every
-     * `stateIntervalS` seconds (default 1) and on a graceful stop.
+     * Keep the chain in this file: loaded at start when it exists (after {@link keepAnvilGenesis}
+     * left one genesis in it), written every `stateIntervalS` seconds (default 1) and on a
+     * graceful stop, which waits up to {@link STATE_STOP_GRACE_MS} for that last write.
      */
     stateFile?: string;
     stateIntervalS?: number;
+    /**
+     * Seconds between blocks, mined empty or not (anvil's own `--block-time`); transactions wait
+     * for the next block. Absent: anvil mines one block per transaction and none without one.
+     */
+    blockTime?: number;
     args?: string[];
     /** SIGTERM from the kernel when this process dies (Linux with `setpriv`; default true). */
     dieWithParent?: boolean;
   } = {},
 ): Promise<StartedBackend> {
   const host = options.host ?? '127.0.0.1';
+  // each start adds a genesis of its own to the dump: the file must name the chain's before the load
+  // (a file that does not parse is left to anvil, which says what is wrong with it)
+  if (options.stateFile) await keepAnvilGenesis(options.stateFile).catch(() => undefined);
   const args = [
     '--host',
     host,
@@ -85,6 +96,7 @@ export async function startAnvil(
     ...(options.stateFile
       ? ['--state', options.stateFile, '--state-interval', String(options.stateIntervalS ?? 1)]
       : []),
+    ...(options.blockTime === undefined ? [] : ['--block-time', String(options.blockTime)]),
     ...(options.args ?? []),
   ];
   const wrapper = options.dieWithParent === false ? null : setprivPath();
@@ -115,6 +127,8 @@ export async function startAnvil(
     child.once('exit', (code) => reject(new Error(`anvil exited (code ${code}) before listening: ${out.slice(-500)}`)));
   });
   child.stderr?.resume();
+  // anvil says it listens before it handles SIGTERM: a stop in between would kill it unwritten
+  if (options.stateFile) await handlesSigterm(child.pid!, 10_000);
   return {
     name: 'anvil',
     http: `http://${host}:${port}`,
@@ -122,8 +136,30 @@ export async function startAnvil(
     pid: child.pid!,
     port,
     exited,
-    stop: () => stopChild(child),
+    // with a state file, SIGTERM makes anvil write it: a SIGKILL then could cut the write short
+    stop: () => stopChild(child, options.stateFile ? STATE_STOP_GRACE_MS : undefined),
   };
+}
+
+/**
+ * How long a stop waits for an anvil with a state file to exit after SIGTERM (it writes its chain
+ * first) before SIGKILL: long enough for a loaded machine, as a killed write leaves a file anvil
+ * cannot load.
+ */
+export const STATE_STOP_GRACE_MS = 30_000;
+
+/**
+ * Resolves once process `pid` catches SIGTERM (its `SigCgt` mask in /proc/PID/status), after
+ * `timeoutMs` at most, or at once where /proc cannot tell (not Linux, or the process is gone).
+ */
+async function handlesSigterm(pid: number, timeoutMs: number): Promise<void> {
+  const sigterm = 1n << 14n; // signal 15, bit 14
+  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
+    const mask = status && /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+    if (!mask || (BigInt(`0x${mask}`) & sigterm) !== 0n) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */

@@ -10,12 +10,15 @@ import { anvilBinaryPath, type EmbeddedProcess, startAnvil, stopChild } from './
 import { ipfsNodeCli, startIpfsNode } from './startIpfsNode.js';
 import { devchainCli, startStarknetDevchain } from './startStarknetDevchain.js';
 import { type SupervisedBackend, superviseBackend } from './superviseBackend.js';
+import { prepareAnvilWelcome } from './welcome/prepareAnvilWelcome.js';
 
 /** The embedded backends of a gateway, supervised. */
 export interface EmbeddedBackends {
   readonly backends: ReadonlyMap<EmbeddedBackend, SupervisedBackend>;
   /** Stops every backend (no restarts from then on) and the watchdog. */
   stop(): Promise<void>;
+  /** Says the gateway is stopping, at once: the backends' exits from now on are expected (see `stop`). */
+  expectStop(): void;
 }
 
 /** The pid file of a backend, kept in its data directory. */
@@ -53,8 +56,8 @@ export async function startEmbeddedBackends(
     // every backend settles (started or failed) before a failure stops them all: none is left behind
     const results = await Promise.allSettled(
       [...wanted].map(async ([backend, chainId]) => {
-        const plan = planBackend(backend, config, chainId);
-        await mkdir(plan.dir, { recursive: true });
+        const plan = planBackend(backend, config, chainId, progress, log);
+        await mkdir(plan.dir, { recursive: true, mode: 0o700 });
         locks.push(
           await holdDirectoryLock(join(plan.dir, SUPERVISOR_LOCK), `the ${backend} data directory ${plan.dir}`),
         );
@@ -65,6 +68,7 @@ export async function startEmbeddedBackends(
           log.warn('stopped an embedded backend left running by an earlier gateway', { backend, pid: reaped });
         }
         progress(`starting embedded ${backend}…`);
+        await plan.prepare?.();
         const proc = await superviseBackend({ name: backend, start: plan.start, pidFile, marker: plan.marker, log });
         started.set(backend, proc);
         pidFiles.push(pidFile);
@@ -82,24 +86,58 @@ export async function startEmbeddedBackends(
     await stop();
     throw err;
   }
-  return { backends: started, stop };
+  return {
+    backends: started,
+    stop,
+    expectStop: () => {
+      for (const p of started.values()) p.expectStop();
+    },
+  };
 }
 
-/** Where a backend keeps its data, how it starts on a port, and what its command line contains. */
+/**
+ * Where a backend keeps its data, what runs once before it first starts (the welcome state of a
+ * new anvil chain), how it starts on a port, and what its command line contains.
+ */
 function planBackend(
   backend: EmbeddedBackend,
   config: GatewayConfig,
   chainId: string | undefined,
-): { dir: string; marker: string; start: (port: number) => ReturnType<typeof startAnvil> } {
+  progress: (line: string) => void,
+  log: Logger,
+): {
+  dir: string;
+  marker: string;
+  prepare?: () => Promise<void>;
+  start: (port: number) => ReturnType<typeof startAnvil>;
+} {
   switch (backend) {
     case 'anvil': {
       const dir = join(config.dataDir, 'anvil');
       const stateFile = join(dir, 'state.json');
+      const id = chainId === undefined ? undefined : Number.parseInt(chainId, 16);
+      // a new chain (no state file yet) gets the welcome state; a failure leaves it empty, never stops the start
+      const prepare = async () => {
+        try {
+          const done = await prepareAnvilWelcome({ stateFile, chainId: id });
+          if (done.prepared) progress('anvil: a new chain with the welcome state (the README names it)');
+        } catch (err) {
+          log.warn('the new anvil chain could not be given the welcome state; it starts empty', {
+            error: (err as Error).message,
+          });
+        }
+      };
       return {
         dir,
         marker: stateFile,
+        ...(config.embedded.welcome ? { prepare } : {}),
         start: (port) =>
-          startAnvil({ port, stateFile, ...(chainId === undefined ? {} : { chainId: Number.parseInt(chainId, 16) }) }),
+          startAnvil({
+            port,
+            stateFile,
+            ...(id === undefined ? {} : { chainId: id }),
+            ...blockTimeOf(config, 'anvil'),
+          }),
       };
     }
     case 'starknet-devchain': {
@@ -107,7 +145,14 @@ function planBackend(
       return {
         dir,
         marker: dir,
-        start: (port) => startStarknetDevchain({ dataDir: dir, port, ...(chainId === undefined ? {} : { chainId }) }),
+        start: (port) =>
+          startStarknetDevchain({
+            dataDir: dir,
+            port,
+            ...(chainId === undefined ? {} : { chainId }),
+            ...blockTimeOf(config, 'starknet-devchain'),
+            welcome: config.embedded.welcome,
+          }),
       };
     }
     case 'ipfs-node': {
@@ -115,6 +160,12 @@ function planBackend(
       return { dir, marker: dir, start: (port) => startIpfsNode({ repo: dir, port }) };
     }
   }
+}
+
+/** A dev chain's block time as a start option (none: it mines on demand). */
+function blockTimeOf(config: GatewayConfig, chain: 'anvil' | 'starknet-devchain'): { blockTime?: number } {
+  const blockTime = config.embedded[chain].blockTime;
+  return blockTime === undefined ? {} : { blockTime };
 }
 
 // The command lines the markers are found in (for the README and tests): anvil's binary, the CLIs.

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
  * API base (`http://127.0.0.1:PORT`, commands under `/api/v0/`).
  */
 export async function startIpfsNode(options: { repo: string; port?: number }): Promise<StartedBackend> {
-  await mkdir(options.repo, { recursive: true });
+  await mkdir(options.repo, { recursive: true, mode: 0o700 });
   const args = ['--listen', `127.0.0.1:${options.port ?? 0}`, '--repo', options.repo];
   return spawnUntilReady('ipfs-node', ipfsNodeCli(), args, (ready) => ({ http: ready.api! }));
 }

@@ -23,6 +23,11 @@ export interface SuperviseOptions {
   readonly initialDelayMs?: number;
   readonly maxDelayMs?: number;
   readonly stableMs?: number;
+  /**
+   * How long an exit that looks like a stop (code 0, 130 or 143, or SIGINT, SIGTERM or SIGHUP)
+   * waits for the gateway's own stop before it counts as a crash (default 1,000 ms).
+   */
+  readonly stopGraceMs?: number;
 }
 
 /** A supervised backend: its address never changes across restarts. */
@@ -31,7 +36,16 @@ export interface SupervisedBackend extends EmbeddedProcess {
   restarts(): number;
   /** The pid of the current process (undefined while it is being restarted). */
   pid(): number | undefined;
+  /**
+   * The gateway is stopping: from now on the process's exit is expected (no warning, no
+   * restart). Synchronous, so a stop signal's handler can say it before anything else runs.
+   */
+  expectStop(): void;
 }
+
+/** An exit a stop request ends in: a clean exit, or the signals (and shell codes) of Ctrl-C, kill and hang-up. */
+const looksLikeStop = (code: number | null, signal: NodeJS.Signals | null) =>
+  code === 0 || code === 130 || code === 143 || signal === 'SIGINT' || signal === 'SIGTERM' || signal === 'SIGHUP';
 
 /**
  * Starts a backend and keeps it running: when its process exits while the gateway did not ask
@@ -39,6 +53,12 @@ export interface SupervisedBackend extends EmbeddedProcess {
  * upstream URL the networks use stays valid, after a backoff (100 ms doubling to 5 s; reset after
  * 30 s up). A restart that fails (the port still held, say) is logged and retried with the next
  * delay. The pid file is rewritten on every start and removed on stop.
+ *
+ * A stop is never taken for a crash: once `expectStop()` or `stop()` is called, exits are
+ * expected. A terminal's Ctrl-C sends SIGINT to the whole process group, so a backend may stop
+ * of it just before the gateway's own handler runs: an exit that looks like a stop (code 0,
+ * 130 or 143, or SIGINT/SIGTERM/SIGHUP) waits up to `stopGraceMs` for the gateway's stop
+ * before it is logged and restarted.
  *
  * @example
  * const anvil = await superviseBackend({ name: 'anvil', start: (port) => startAnvil({ port }), pidFile, marker, log });
@@ -57,10 +77,24 @@ export async function superviseBackend(options: SuperviseOptions): Promise<Super
   let delay = initialDelay;
   let startedAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
+  let stopRequested!: () => void;
+  const stopRequest = new Promise<void>((resolve) => {
+    stopRequested = resolve;
+  });
+  const graceMs = options.stopGraceMs ?? 1_000;
+  /** Resolves when the gateway stops, or after `ms`. */
+  const stopWithin = async (ms: number) => {
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([stopRequest, new Promise<void>((resolve) => (grace = setTimeout(resolve, ms)))]);
+    clearTimeout(grace);
+  };
   await writeFile(pidFile, JSON.stringify({ pid: current.pid, marker }));
 
   const watch = (proc: StartedBackend) => {
-    void proc.exited.then(({ code, signal }) => {
+    void proc.exited.then(async ({ code, signal }) => {
+      if (stopping || proc !== current) return;
+      // Ctrl-C reached the backend too: the gateway's own stop comes in a moment
+      if (looksLikeStop(code, signal)) await stopWithin(graceMs);
       if (stopping || proc !== current) return;
       current = undefined;
       if (Date.now() - startedAt >= stableMs) delay = initialDelay;
@@ -105,8 +139,14 @@ export async function superviseBackend(options: SuperviseOptions): Promise<Super
     ws,
     restarts: () => restarts,
     pid: () => current?.pid,
+    expectStop() {
+      stopping = true;
+      stopRequested();
+      if (timer) clearTimeout(timer);
+    },
     async stop() {
       stopping = true;
+      stopRequested();
       if (timer) clearTimeout(timer);
       await current?.stop();
       await rm(pidFile, { force: true });

@@ -24,7 +24,7 @@ interface Started {
     ipfs?: string;
     devKey: { key: string; secret: string };
   };
-  /** Every JSON log line the gateway wrote on stderr so far. */
+  /** Every JSON log line the gateway wrote so far (`--log-format json`: on stdout). */
   logs: Record<string, unknown>[];
 }
 
@@ -35,12 +35,12 @@ let dataDir: string;
 async function startCli(configFile?: string): Promise<Started> {
   const readyFile = join(dir, `ready-${Date.now()}.json`);
   const where = configFile ? ['--config', configFile] : ['--listen', '127.0.0.1:0', '--data-dir', dataDir];
-  const child = spawn(process.execPath, [CLI, 'start', ...where, '--ready-file', readyFile], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const child = spawn(process.execPath, [CLI, 'start', ...where, '--log-format', 'json', '--ready-file', readyFile], {
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   const logs: Record<string, unknown>[] = [];
   let buffered = '';
-  child.stderr!.on('data', (c: Buffer) => {
+  child.stdout!.on('data', (c: Buffer) => {
     buffered += c.toString();
     let nl = buffered.indexOf('\n');
     while (nl >= 0) {

@@ -70,8 +70,36 @@ export const ERROR_KINDS = {
   PAYLOAD_TOO_LARGE: { code: -32600, httpStatus: 413 },
   /** Over the key's per-second rate or daily credits, or too many requests waiting. */
   RATE_LIMITED: { code: -32005, httpStatus: 429 },
+  /**
+   * Every upstream that could answer the call is at its request budget (`rateLimit`, the
+   * provider's plan) until past the request's deadline: the key is not over its own limits.
+   */
+  UPSTREAM_BUDGET: { code: -32005, httpStatus: 429 },
   /** The client took too long to send its request. */
   REQUEST_TIMEOUT: { code: -32600, httpStatus: 408 },
+  /**
+   * An eth filter id that is not one of the calling key's live filters on this network (unknown,
+   * another key's, expired, or lost by its node): worded as nodes word it, for every case alike.
+   */
+  FILTER_NOT_FOUND: { code: -32000, httpStatus: 200 },
+  /** The key holds `limits.maxFiltersPerKey` live eth filters already. */
+  TOO_MANY_FILTERS: { code: -32005, httpStatus: 200 },
+  /**
+   * An `eth_getLogs` / `starknet_getEvents` range wider than the key's plan (or the network)
+   * allows (`maxLogsBlockRange`): refused before any upstream is asked, with the range to retry with.
+   */
+  LOGS_RANGE_TOO_LARGE: { code: -32005, httpStatus: 200 },
+  /** An `eth_getLogs` answer would hold more logs than `maxLogsResults`: with the range that fits. */
+  LOGS_TOO_MANY_RESULTS: { code: -32005, httpStatus: 200 },
+  /**
+   * A state read at a height (`eth_getBalance`, `eth_call`… at a block number) that no upstream
+   * of the network holds (pruned nodes only, or every one answered it lacks the state).
+   */
+  BLOCK_UNAVAILABLE: { code: -32000, httpStatus: 200 },
+  /** The consensus participants did not agree (`consensus:` rule, `onDispute: error`), or too few answered. */
+  CONSENSUS_DISPUTE: { code: -32603, httpStatus: 200 },
+  /** The database did not answer in time (or is known to be away) and the answer needs it (e.g. a key not seen before). */
+  DATABASE_UNAVAILABLE: { code: -32603, httpStatus: 503 },
 } as const satisfies Record<string, { code: number; httpStatus: number }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;

@@ -10,6 +10,19 @@ export type MethodKind = 'read' | 'write' | 'subscription' | 'filter';
  */
 export type CachePolicy = 'never' | 'immutable' | 'by-block' | 'head';
 
+/** What an eth filter holds: logs (`eth_newFilter`), new block hashes, or pending transaction hashes. */
+export type FilterKind = 'logs' | 'blocks' | 'transactions';
+
+/**
+ * What a filter method does with the gateway's filter registry (`families/eth/filters/`):
+ * `install` makes a filter of `kind` on one upstream and answers the gateway's own id for it;
+ * `read` polls or reads the filter the id names; `uninstall` removes it.
+ */
+export type FilterRole =
+  | { readonly op: 'install'; readonly kind: FilterKind }
+  | { readonly op: 'read' }
+  | { readonly op: 'uninstall' };
+
 /** What every family's table says of a method: kind, credit cost, cacheability, availability. */
 export interface MethodTraits {
   readonly kind: MethodKind;
@@ -21,6 +34,13 @@ export interface MethodTraits {
    * estimates): its upstream latency is scored apart from the light reads (`scoreClassOf`).
    */
   readonly heavy?: true;
+  /**
+   * Identical calls in flight at the same time may share one upstream call (in-flight
+   * multiplexing, `network/layers/multiplex/`): a deterministic read. Never a write, a filter, a
+   * subscription or a dev method. The tables derive it (`withMultiplexable`); a row may say
+   * `false` for a read whose answer differs per caller.
+   */
+  readonly multiplexable?: boolean;
   /** May be forwarded to a partner provider on outage (failover protection). */
   readonly forwardable?: boolean;
   /** Only available over WebSocket. */
@@ -28,11 +48,14 @@ export interface MethodTraits {
   /** Only available on networks configured as dev networks. */
   readonly devOnly?: boolean;
   /**
-   * The contract addresses a call names, for the key's contract allowlist (`contractsAllowed`).
-   * Absent on rows that never name a contract. Returns `undefined` when this call names none,
-   * and `[]` when it could but does not (eth_getLogs without an address filter, eth_call
-   * without `to`) or when the params have an unexpected shape, so that a restricted key is
-   * refused rather than crashed. Never throws.
+   * The contract addresses a call names, for the key's contract allowlist (`contractsAllowed`):
+   * every address anywhere in its params that it reads or runs code at (eth: built from the
+   * row's sites by `contractsAt`, state and block overrides included; Starknet: the simulated
+   * transactions' senders and multicall targets too). Absent on rows that never name a
+   * contract. Returns `undefined` when this call names none, and `[]` when it can reach every
+   * contract: eth_getLogs without an address filter, eth_call without `to`, overridden code or
+   * storage, a Starknet DECLARE or DEPLOY_ACCOUNT, or params of an unexpected shape, so that a
+   * restricted key is refused rather than crashed. Never throws.
    *
    * The params are the family's own: the eth table takes the positional array (as the client
    * sent it, or as validated: addresses are forwarded unchanged); the Starknet table takes the
@@ -45,6 +68,11 @@ export interface MethodTraits {
    * ethMethods.eth_getLogs.contracts([{ fromBlock: '0x1' }])          // [] (every contract)
    */
   readonly contracts?: (params: unknown) => readonly string[] | undefined;
+  /**
+   * A method on filters the gateway registers (`kind: 'filter'`): never sent upstream as the
+   * client wrote it, but through the filter registry, which keeps each filter's key and upstream.
+   */
+  readonly filter?: FilterRole;
 }
 
 /** A row of the eth table: the traits plus positional params and result handling. */

@@ -3,13 +3,18 @@ const QUOTE_LIMIT = 64;
 
 /**
  * Why an uploaded file name (as sent in a multipart part, before decoding) is refused, or
- * undefined when it is fine: an absolute path, or a `..` segment, in the name as sent or in any
- * of its percent-decodings (the node may decode a name once or twice: `filename*` then
- * `url.QueryUnescape`). `get` would otherwise write tar entries outside the archive's root.
+ * undefined when it is fine. The node names an upload as Kubo does, `path.Clean("/" + name)`
+ * without the leading `/` (so `/foo/bar.txt` is `foo/bar.txt`, which kubo-rpc-client's
+ * `globSource` sends for every directory upload): absolute names are accepted. Refused are names
+ * that, read as a relative path, climb above the upload's root once cleaned (`a/../../x`: Kubo
+ * would silently drop the `..`, an archive extractor would not), with `\` read as a separator
+ * too, and Windows-absolute names (`\x`, `C:\x`, `C:/x`), in the name as sent or in any of its
+ * percent-decodings (the node may decode a name once or twice: `filename*` then
+ * `url.QueryUnescape`): `get` would otherwise write tar entries outside the archive's root.
  *
  * @example
- * badFileNameProblem('dir%2F..%2F..%2Fetc%2Fpasswd') // 'file name "dir/../../etc/passwd" has a ".." segment'
- * badFileNameProblem('planets%2Fmars.txt') // undefined
+ * badFileNameProblem('dir%2F..%2F..%2Fetc%2Fpasswd') // 'file name "dir/../../etc/passwd" has a ".." segment above the upload's root'
+ * badFileNameProblem('%2Fplanets%2Fmars.txt') // undefined (the node stores planets/mars.txt)
  */
 export function badFileNameProblem(name: string): string | undefined {
   let current = name;
@@ -24,8 +29,14 @@ export function badFileNameProblem(name: string): string | undefined {
 }
 
 function pathProblem(name: string): string | undefined {
-  if (name.startsWith('/') || name.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(name)) return 'is an absolute path';
-  if (name.split(/[/\\]/).some((s) => s === '..')) return 'has a ".." segment';
+  if (name.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(name)) return 'is a Windows absolute path';
+  let depth = 0;
+  for (const segment of name.split(/[/\\]/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment !== '..') depth++;
+    else if (depth === 0) return 'has a ".." segment above the upload\'s root';
+    else depth--;
+  }
   return undefined;
 }
 

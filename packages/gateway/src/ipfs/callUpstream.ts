@@ -28,20 +28,28 @@ export function callUpstream(
   upstream: IpfsUpstream,
   command: string,
   params: Record<string, string> | URLSearchParams,
-  options: { file?: Uint8Array; maxBytes: number; signal?: AbortSignal },
+  options: {
+    file?: Uint8Array;
+    /** A multipart body built by the caller (several parts), sent as it is, instead of `file`. */
+    multipart?: { body: Buffer; boundary: string };
+    maxBytes: number;
+    signal?: AbortSignal;
+  },
 ): Promise<UpstreamAnswer> {
   const query = new URLSearchParams(params).toString();
-  const boundary = `nodegate-${Math.random().toString(36).slice(2)}`;
+  const boundary = options.multipart?.boundary ?? `nodegate-${Math.random().toString(36).slice(2)}`;
   const body =
-    options.file === undefined
-      ? undefined
-      : Buffer.concat([
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="file"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-          ),
-          options.file,
-          Buffer.from(`\r\n--${boundary}--\r\n`),
-        ]);
+    options.multipart !== undefined
+      ? options.multipart.body
+      : options.file === undefined
+        ? undefined
+        : Buffer.concat([
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="file"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+            ),
+            options.file,
+            Buffer.from(`\r\n--${boundary}--\r\n`),
+          ]);
   const headers: Record<string, string> = {
     ...upstream.headers,
     'content-length': String(body?.byteLength ?? 0),

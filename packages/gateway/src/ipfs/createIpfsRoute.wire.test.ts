@@ -169,7 +169,7 @@ describe('Kubo transport rules', () => {
   });
 
   it('403 in Kubo JSON for a known command outside the allowlist', async () => {
-    for (const command of ['repo/gc', 'id', 'block/rm', 'swarm/peers', 'files/write', 'object/new']) {
+    for (const command of ['repo/gc', 'id', 'block/rm', 'swarm/peers', 'files/chroot', 'object/diff']) {
       const res = await raw(`${api}/${command}`, { headers: auth });
       expectKuboError(res, 403, new RegExp(`"${command}" is not allowed`));
     }
@@ -507,6 +507,19 @@ describe('object/* (answered by the gateway over block/get and block/put)', () =
     const data = await post('object/data', { arg: dir.toString() });
     expect(data.headers['x-stream-output']).toBe('1');
     expect(data.body).toEqual(Buffer.from(node.Data!));
+  });
+
+  it('object/links of a dag-cbor node lists the CIDs it holds, as Kubo did (issue 23 item 6)', async () => {
+    const [one, two] = [await client.add(te.encode('one\n')), await client.add(te.encode('two\n'))];
+    const cbor = await client.dag.put({ a: one.cid, nested: { b: two.cid }, n: 1 }, { storeCodec: 'dag-cbor' });
+    const res = await post('object/links', { arg: cbor.toString() });
+    expect(res.status).toBe(200);
+    const links = JSON.parse(res.body.toString()) as { Hash: string; Links: unknown[] };
+    expect(links.Hash).toBe(cbor.toString());
+    expect(links.Links).toEqual([
+      { Name: '', Hash: one.cid.toString(), Size: 0 },
+      { Name: '', Hash: two.cid.toString(), Size: 0 },
+    ]);
   });
 
   it('object/put stores a dag-pb node (CIDv0) from JSON, base64 data and links; object/get reads it back', async () => {

@@ -13,8 +13,9 @@ export interface MultipartNameGuard {
 
 /**
  * A streaming check of the file names of a `multipart/form-data` upload (`add`): every part's
- * Content-Disposition `filename` / `filename*`, in every percent-decoding, must be a relative
- * path without `..` segments ({@link badFileNameProblem}). Bodies are scanned with
+ * Content-Disposition `filename` / `filename*`, in every percent-decoding, must stay within the
+ * upload's root once cleaned ({@link badFileNameProblem}; absolute names are fine: the node
+ * cleans them as Kubo does). Bodies are scanned with
  * `Buffer.indexOf` for the boundary, without copying file content. Undefined when the content
  * type is not multipart (the upstream refuses it then).
  *

@@ -9,6 +9,12 @@ export interface PinRecorder {
   /** The query to forward (output-shaping flags the gateway applies itself are removed). */
   readonly forward: URLSearchParams;
   readonly observe: AnswerObserver;
+  /**
+   * How many of the uploaded bytes the recorded pins keep (after `finish`): all of them
+   * (`Infinity`) when the command pins everything it stores (add, dag/put, block/put), the roots'
+   * DAG sizes for dag/import (a CAR may carry blocks no root reaches), 0 before any pin was recorded.
+   */
+  covered(): number;
 }
 
 /** A pin seen in an answer, with its size when the answer gives it (add's `Size`). */
@@ -21,8 +27,9 @@ interface SeenPin {
 /**
  * For a proxied command that pins (`add` with pin, `dag/put`/`block/put` with `pin=true`,
  * `dag/import` with pin-roots, `pin/add`): an observer of the upstream's answer that records
- * the key's ownership of what was pinned, with its size, before the client sees the answer's
- * end. `add`'s roots are the wrapper with wrap-with-directory, else each top-level entry (a
+ * the key's ownership of what was pinned, with its size (add's own `Size`, which the node computed
+ * from the bytes it imported; otherwise `knownSizes` or the DAG's stored size, {@link dagSize}),
+ * before the client sees the answer's end. `add`'s roots are the wrapper with wrap-with-directory, else each top-level entry (a
  * Name without '/'); `silent`/`quieter` (and dag/import's `silent`) are applied by the gateway so
  * the roots stay visible to it.
  * Undefined when the command pins nothing with these options.
@@ -36,16 +43,23 @@ export function createPinRecorder(
   key: string,
   command: string,
   params: URLSearchParams,
+  knownSizes?: ReadonlyMap<string, number>,
 ): PinRecorder | undefined {
   const forward = new URLSearchParams(params);
   const seen: SeenPin[] = [];
+  let recorded = 0;
+  let recordedBytes = 0;
   const record = async () => {
     const pins: OwnedPin[] = [];
     for (const p of seen) {
-      pins.push({ cid: p.cid, type: p.type, size: p.size ?? (await dagSize(ctx.upstream, p.cid, p.type)) });
+      const size = p.size ?? knownSizes?.get(p.cid) ?? (await dagSize(ctx.upstream, p.cid, p.type));
+      pins.push({ cid: p.cid, type: p.type, size });
     }
     if (pins.length > 0) await ctx.pins.add(key, pins);
+    recorded = pins.length;
+    recordedBytes = pins.reduce((sum, p) => sum + p.size, 0);
   };
+  const covered = () => (recorded === 0 ? 0 : command === 'dag/import' ? recordedBytes : Number.POSITIVE_INFINITY);
   const push = (text: unknown, type: PinType, size?: number) => {
     const cid = typeof text === 'string' ? canonicalCid(text) : undefined;
     if (cid !== undefined) seen.push(size === undefined ? { cid, type } : { cid, type, size });
@@ -60,6 +74,7 @@ export function createPinRecorder(
   };
   const simple = (onValue: (v: Record<string, unknown>) => void): PinRecorder => ({
     forward,
+    covered,
     observe: {
       line(l) {
         const v = parse(l);
@@ -85,6 +100,7 @@ export function createPinRecorder(
       const progress: string[] = [];
       return {
         forward,
+        covered,
         observe: {
           replace: silent || quieter,
           line(l) {
@@ -132,6 +148,7 @@ export function createPinRecorder(
       return silent
         ? {
             forward,
+            covered,
             observe: {
               replace: true,
               line: recorder.observe.line,

@@ -1,6 +1,7 @@
 import * as dagPb from '@ipld/dag-pb';
 import { CID } from 'multiformats/cid';
 import { callUpstream } from './callUpstream.js';
+import { dagJsonLinks } from './dagJsonLinks.js';
 import { expectUpstreamOk } from './expectUpstreamOk.js';
 import type { IpfsUpstream } from './IpfsUpstream.js';
 
@@ -74,26 +75,5 @@ async function linksOf(upstream: IpfsUpstream, cid: CID, signal: AbortSignal | u
   const json = expectUpstreamOk(
     await callUpstream(upstream, 'dag/get', { arg: cid.toString(), 'output-codec': 'dag-json' }, opts),
   );
-  const links: CID[] = [];
-  collectJsonLinks(JSON.parse(json.toString('utf8')) as unknown, links);
-  return links;
-}
-
-/** dag-json links are `{"/": "<cid>"}` (bytes are `{"/": {"bytes": …}}`). */
-function collectJsonLinks(value: unknown, into: CID[]): void {
-  if (Array.isArray(value)) {
-    for (const v of value) collectJsonLinks(v, into);
-    return;
-  }
-  if (typeof value !== 'object' || value === null) return;
-  const entries = Object.entries(value);
-  if (entries.length === 1 && entries[0]![0] === '/' && typeof entries[0]![1] === 'string') {
-    try {
-      into.push(CID.parse(entries[0]![1]));
-    } catch {
-      // a string under "/" that is not a CID: plain data
-    }
-    return;
-  }
-  for (const [, v] of entries) collectJsonLinks(v, into);
+  return dagJsonLinks(JSON.parse(json.toString('utf8')) as unknown);
 }

@@ -9,10 +9,18 @@ export interface IpfsCommandSpec {
   readonly output: IpfsOutputKind;
   /** A successful call stores the uploaded bytes: counted towards `ipfs_stored_bytes`. */
   readonly storesBytes: boolean;
-  /** `upstream`: proxied as it is; `gateway`: answered by the gateway (object/*, removed from Kubo). */
+  /**
+   * `upstream`: proxied as it is; `gateway`: answered by the gateway (object/*, removed from Kubo;
+   * and what must show a key only its own data: refs/local, repo/stat, repo/gc).
+   */
   readonly servedBy: 'upstream' | 'gateway';
   /** Credits charged per call against the key's limits (uploads cost more; bytes are recorded as usage). */
   readonly credits: number;
+  /**
+   * The answer carries stored content (file bytes, archives, blocks, CARs, listings): its bytes
+   * are metered against the key's served-bytes limits and charged per MiB.
+   */
+  readonly servesContent: boolean;
 }
 
 /** Credits of a command that reads, and of one that stores bytes. */
@@ -25,13 +33,44 @@ const hosted = (output: IpfsOutputKind, storesBytes = false): IpfsCommandSpec =>
   storesBytes,
   servedBy: 'upstream',
   credits: storesBytes ? STORE_CREDITS : READ_CREDITS,
+  servesContent: false,
 });
+/** A hosted read whose answer is stored content (metered as served bytes). */
+const content = (output: IpfsOutputKind): IpfsCommandSpec => ({ ...hosted(output), servesContent: true });
 const object = (output: IpfsOutputKind, storesBytes = false): IpfsCommandSpec => ({
   allowedByDefault: true,
   output,
   storesBytes,
   servedBy: 'gateway',
   credits: storesBytes ? STORE_CREDITS : READ_CREDITS,
+  servesContent: false,
+});
+/**
+ * Answered by the gateway from the key's own pins (its view of the node: no other key's data
+ * shows); `servesContent` when the answer lists stored content.
+ */
+const ownView = (output: IpfsOutputKind, servesContent: boolean): IpfsCommandSpec => ({
+  allowedByDefault: true,
+  output,
+  storesBytes: false,
+  servedBy: 'gateway',
+  credits: READ_CREDITS,
+  servesContent,
+});
+/**
+ * An MFS command (`files/*`), answered by the gateway over each key's own MFS tree (mfs/);
+ * `storesBytes` for files/write, `servesContent` for files/read and files/ls.
+ */
+const mfs = (
+  output: IpfsOutputKind,
+  use: { storesBytes?: boolean; servesContent?: boolean } = {},
+): IpfsCommandSpec => ({
+  allowedByDefault: true,
+  output,
+  storesBytes: use.storesBytes ?? false,
+  servedBy: 'gateway',
+  credits: use.storesBytes ? STORE_CREDITS : READ_CREDITS,
+  servesContent: use.servesContent ?? false,
 });
 /** A Kubo command that exists but is not offered by default (admin, networking, MFS, keys…). */
 const other: IpfsCommandSpec = {
@@ -40,6 +79,7 @@ const other: IpfsCommandSpec = {
   storesBytes: false,
   servedBy: 'upstream',
   credits: READ_CREDITS,
+  servesContent: false,
 };
 
 /**
@@ -48,17 +88,17 @@ const other: IpfsCommandSpec = {
  */
 export const ipfsCommands = {
   add: hosted('ndjson', true),
-  cat: hosted('bytes'),
-  get: hosted('bytes'),
-  ls: hosted('json'),
-  'block/get': hosted('bytes'),
+  cat: content('bytes'),
+  get: content('bytes'),
+  ls: content('json'),
+  'block/get': content('bytes'),
   'block/put': hosted('ndjson', true),
   'block/stat': hosted('json'),
-  'dag/get': hosted('bytes'),
+  'dag/get': content('bytes'),
   'dag/put': hosted('ndjson', true),
   'dag/resolve': hosted('json'),
   'dag/import': hosted('ndjson', true),
-  'dag/export': hosted('bytes'),
+  'dag/export': content('bytes'),
   'pin/add': hosted('json'),
   'pin/ls': hosted('json'),
   'pin/rm': hosted('json'),
@@ -69,6 +109,31 @@ export const ipfsCommands = {
   'object/stat': object('json'),
   'object/data': object('bytes'),
   'object/links': object('json'),
+  'object/new': object('json', true),
+  'object/patch/add-link': object('json', true),
+  'object/patch/rm-link': object('json', true),
+  'object/patch/append-data': object('json', true),
+  'object/patch/set-data': object('json', true),
+  refs: content('ndjson'),
+  'refs/local': ownView('ndjson', true),
+  resolve: hosted('json'),
+  dns: hosted('json'),
+  'repo/stat': ownView('json', false),
+  'repo/version': hosted('json'),
+  // the route's own collection (never the node's raw one, whose answer names other keys' blocks)
+  'repo/gc': { ...other, output: 'ndjson', servedBy: 'gateway' },
+  'files/chcid': mfs('json'),
+  'files/chmod': mfs('json'),
+  'files/cp': mfs('json'),
+  'files/flush': mfs('json'),
+  'files/ls': mfs('json', { servesContent: true }),
+  'files/mkdir': mfs('json'),
+  'files/mv': mfs('json'),
+  'files/read': mfs('bytes', { servesContent: true }),
+  'files/rm': mfs('json'),
+  'files/stat': mfs('json'),
+  'files/touch': mfs('json'),
+  'files/write': mfs('json', { storesBytes: true }),
   'block/rm': other,
   'dag/stat': other,
   'pin/verify': other,
@@ -78,23 +143,12 @@ export const ipfsCommands = {
   'pin/remote/service/add': other,
   'pin/remote/service/ls': other,
   'pin/remote/service/rm': other,
-  'object/new': other,
   'object/diff': other,
-  'object/patch/add-link': other,
-  'object/patch/rm-link': other,
-  'object/patch/append-data': other,
-  'object/patch/set-data': other,
-  'repo/gc': other,
-  'repo/stat': other,
   'repo/fsck': other,
   'repo/verify': other,
-  'repo/version': other,
   'repo/ls': other,
   id: other,
   ping: other,
-  refs: other,
-  'refs/local': other,
-  resolve: other,
   shutdown: other,
   commands: other,
   config: other,
@@ -125,16 +179,7 @@ export const ipfsCommands = {
   'diag/cmds': other,
   'diag/profile': other,
   'diag/sys': other,
-  'files/chcid': other,
-  'files/cp': other,
-  'files/flush': other,
-  'files/ls': other,
-  'files/mkdir': other,
-  'files/mv': other,
-  'files/read': other,
-  'files/rm': other,
-  'files/stat': other,
-  'files/write': other,
+  'files/chroot': other,
   'filestore/dups': other,
   'filestore/ls': other,
   'filestore/verify': other,

@@ -23,27 +23,50 @@ describe('ipfs config', () => {
     expect([...DEFAULT_IPFS_ALLOW].sort()).toEqual(
       [
         'add',
-        'cat',
-        'get',
-        'ls',
         'block/get',
         'block/put',
         'block/stat',
+        'cat',
+        'dag/export',
         'dag/get',
+        'dag/import',
         'dag/put',
         'dag/resolve',
-        'dag/import',
-        'dag/export',
+        'dns',
+        'files/chcid',
+        'files/chmod',
+        'files/cp',
+        'files/flush',
+        'files/ls',
+        'files/mkdir',
+        'files/mv',
+        'files/read',
+        'files/rm',
+        'files/stat',
+        'files/touch',
+        'files/write',
+        'get',
+        'ls',
+        'object/data',
+        'object/get',
+        'object/links',
+        'object/new',
+        'object/patch/add-link',
+        'object/patch/append-data',
+        'object/patch/rm-link',
+        'object/patch/set-data',
+        'object/put',
+        'object/stat',
         'pin/add',
         'pin/ls',
         'pin/rm',
         'pin/update',
+        'refs',
+        'refs/local',
+        'repo/stat',
+        'repo/version',
+        'resolve',
         'version',
-        'object/get',
-        'object/put',
-        'object/stat',
-        'object/data',
-        'object/links',
       ].sort(),
     );
     expect(config.ipfs?.maxRequestBytes).toBe(1024 ** 3);
@@ -79,6 +102,34 @@ describe('ipfs config', () => {
     expect(fieldOf({ maxStoredBytesPerKey: 1.5 })).toBe('ipfs.maxStoredBytesPerKey');
     expect(fieldOf({ allowed: [] })).toBe('ipfs.allowed');
     expect(fieldOf({ allow: ['cat', 'repo/gc'], maxRequestBytes: 4096, maxStoredBytesPerKey: 0 })).toBeUndefined();
+    expect(fieldOf({ gc: { intervalMs: -1 } })).toBe('ipfs.gc.intervalMs');
+    expect(fieldOf({ gc: { timeoutMs: 10 } })).toBe('ipfs.gc.timeoutMs');
+    expect(fieldOf({ gc: { unpinUnowned: 'yes' } })).toBe('ipfs.gc.unpinUnowned');
+    expect(fieldOf({ gc: { every: 1 } })).toBe('ipfs.gc.every');
+    expect(fieldOf({ creditsPerServedMiB: 0.5 })).toBe('ipfs.creditsPerServedMiB');
+  });
+
+  it('the collection is hourly; the node’s unowned pins are removed only for the embedded node', () => {
+    const external = validateConfig(base);
+    expect(external.ipfs?.gc).toEqual({ intervalMs: 3_600_000, timeoutMs: 600_000, unpinUnowned: false });
+    expect(external.ipfs?.creditsPerServedMiB).toBe(10);
+    const embedded = validateConfig({
+      ...base,
+      ipfs: { pathPrefix: '/ipfs', upstream: { name: 'ipfs-node', embedded: 'ipfs-node' }, gc: { intervalMs: 0 } },
+    });
+    expect(embedded.ipfs?.gc).toEqual({ intervalMs: 0, timeoutMs: 600_000, unpinUnowned: true });
+  });
+
+  it('plans carry the IPFS served-bytes bounds; an operator sets them per plan', () => {
+    const c = validateConfig({
+      ...base,
+      plans: { core: { ipfsServedBytesPerDay: 5_000 }, big: { creditsPerSecond: 1, creditsPerDay: 1 } },
+    });
+    expect(c.plans.core).toMatchObject({ ipfsServedBytesPerDay: 5_000, ipfsServedBytesPerRequest: 1024 ** 3 });
+    expect(c.plans.big?.ipfsServedBytesPerSecond).toBe(32 * 1024 ** 2);
+    expect(c.plans.dev?.ipfsServedBytesPerSecond).toBe(4 * 1024 ** 3);
+    const bad = () => validateConfig({ ...base, plans: { core: { ipfsServedBytesPerSecond: 10 } } });
+    expect(bad).toThrow(/plans\.core\.ipfsServedBytesPerSecond/);
   });
 });
 
@@ -98,6 +149,18 @@ describe('command resolution', () => {
     const storing = Object.entries(ipfsCommands)
       .filter(([, spec]) => spec.storesBytes)
       .map(([name]) => name);
-    expect(storing.sort()).toEqual(['add', 'block/put', 'dag/import', 'dag/put', 'object/put']);
+    expect(storing.sort()).toEqual([
+      'add',
+      'block/put',
+      'dag/import',
+      'dag/put',
+      'files/write',
+      'object/new',
+      'object/patch/add-link',
+      'object/patch/append-data',
+      'object/patch/rm-link',
+      'object/patch/set-data',
+      'object/put',
+    ]);
   });
 });

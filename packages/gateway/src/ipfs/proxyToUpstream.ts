@@ -28,9 +28,12 @@ export interface ProxyTarget {
   readonly resetOnStreamError?: boolean;
   /** Largest request body accepted (413 above it). */
   readonly maxRequestBytes: number;
-  /** For commands that store bytes: how many more bytes this key may upload (413 above it). */
+  /**
+   * For commands that store bytes: asked before each body chunk is forwarded whether the key may
+   * store it (and counts it when it may); a refused chunk is never forwarded and answers 413.
+   */
   readonly storage?: {
-    readonly remainingBytes: number;
+    admit(bytes: number): boolean;
     readonly limitMessage: string;
   };
   /**
@@ -45,6 +48,20 @@ export interface ProxyTarget {
    * chunk is held back until `finish` succeeded, so no client has the whole answer before.
    */
   readonly observe?: AnswerObserver;
+  /**
+   * Meters a 200 answer's bytes: a declared length (`X-Content-Length`, `Content-Length`) over
+   * its bound is refused before the answer starts; each chunk waits for `take` (pacing) and a
+   * rejected `take` resets the client connection (the answer was cut at a limit).
+   */
+  readonly meter?: AnswerMeter;
+}
+
+/** The part of a served-bytes meter the proxy uses. */
+export interface AnswerMeter {
+  refuseDeclared(
+    length: number,
+  ): { status: number; message: string; code: 0 | 1; headers: Readonly<Record<string, string>> } | undefined;
+  take(bytes: number): Promise<void> | undefined;
 }
 
 /** Watches a 200 NDJSON/JSON answer as it is relayed. */
@@ -110,7 +127,6 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
   /** Set when the gateway itself ended the exchange (a limit, or the client went away). */
   let cut = false;
   let uploaded = 0;
-  const limit = Math.min(target.maxRequestBytes, target.storage ? target.storage.remainingBytes : Infinity);
 
   res.on('close', () => {
     if (!res.writableFinished) {
@@ -138,6 +154,15 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
       return;
     }
     const observe = upRes.statusCode === 200 ? target.observe : undefined;
+    const meter = upRes.statusCode === 200 ? target.meter : undefined;
+    const declared = Number(upRes.headers['x-content-length'] ?? upRes.headers['content-length']);
+    const refusal = meter?.refuseDeclared(declared);
+    if (refusal !== undefined) {
+      cut = true;
+      up.destroy();
+      writeIpfsError(req, res, refusal.status, refusal.message, refusal.code, { ...refusal.headers });
+      return;
+    }
     const out: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(upRes.headers)) {
       if (value !== undefined && !DROP_RESPONSE.has(name)) out[name] = value;
@@ -169,7 +194,18 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
     }
     // an observed answer keeps its last chunk back until its pins are recorded: whatever the
     // framing (Content-Length, chunked, close), the client cannot have the whole answer before
-    const releaseHeld = observe?.replace ? undefined : relay(upRes, res, observe !== undefined);
+    const stopAtLimit = () => {
+      // a served-bytes bound was reached (or the client left while paced): the answer is cut,
+      // and a reset tells every client, trailer-blind or not, that it is incomplete
+      if (cut) return;
+      cut = true;
+      up.destroy();
+      res.destroy();
+    };
+    const relayed = observe?.replace
+      ? undefined
+      : relay(upRes, res, observe !== undefined, meter ? (n) => meter.take(n) : undefined, stopAtLimit);
+    const releaseHeld = relayed?.releaseHeld;
     if (observe?.replace) upRes.resume();
     upRes.on('close', () => {
       if (!upRes.complete) {
@@ -178,7 +214,13 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
         res.destroy();
       }
     });
+    // a chunk waiting for the meter is written before the answer ends ('end' comes even while paused)
     upRes.on('end', () => {
+      const idle = relayed?.idle();
+      if (idle === undefined) ended();
+      else idle.then(() => (cut ? undefined : ended()));
+    });
+    const ended = () => {
       const trailers: Record<string, string> = {};
       for (const [name, value] of Object.entries(upRes.trailers)) {
         if (value !== undefined) trailers[name] = value;
@@ -207,7 +249,7 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
       } else {
         finish();
       }
-    });
+    };
   };
 
   up.on('response', (upRes) => {
@@ -229,17 +271,17 @@ export function proxyToUpstream(req: IncomingMessage, res: ServerResponse, targe
       return;
     }
     uploaded += chunk.byteLength;
-    if (uploaded > limit) {
+    const tooLarge = uploaded > target.maxRequestBytes;
+    if (tooLarge || (target.storage !== undefined && !target.storage.admit(chunk.byteLength))) {
       cut = true;
       up.destroy();
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      const storageHit = target.storage !== undefined && uploaded > target.storage.remainingBytes;
-      const message = storageHit
-        ? target.storage!.limitMessage
-        : `request body too large: the limit is ${target.maxRequestBytes} bytes`;
+      const message = tooLarge
+        ? `request body too large: the limit is ${target.maxRequestBytes} bytes`
+        : target.storage!.limitMessage;
       writeIpfsError(req, res, 413, message, 1);
       return;
     }
@@ -267,22 +309,59 @@ const RELAY_BUFFER = 1024 * 1024;
  * Copies a response body (not its end) with backpressure at {@link RELAY_BUFFER}. With
  * `holdLast`, the latest chunk is kept back until the returned function writes it: a client
  * reading a Content-Length answer would otherwise see it complete before the proxy ends it.
+ * With `gate`, each chunk waits for it first (the source is paused meanwhile, so its end waits
+ * too); a rejected gate calls `stop` and nothing more is written.
  */
-function relay(from: IncomingMessage, to: ServerResponse, holdLast: boolean): () => void {
+function relay(
+  from: IncomingMessage,
+  to: ServerResponse,
+  holdLast: boolean,
+  gate?: (bytes: number) => Promise<void> | undefined,
+  stop?: () => void,
+): { releaseHeld: () => void; idle: () => Promise<void> | undefined } {
   let held: Buffer | undefined;
-  const write = (chunk: Buffer) => {
-    if (!to.write(chunk) && to.writableLength >= RELAY_BUFFER) {
-      from.pause();
-      to.once('drain', () => from.resume());
-    }
+  let stopped = false;
+  /** The chunk waiting for the gate, in order (the source is paused meanwhile). */
+  let waiting: Promise<void> | undefined;
+  /** Writes; false when the source must wait for a drain (it was paused, or stays paused). */
+  const write = (chunk: Buffer): boolean => !(!to.write(chunk) && to.writableLength >= RELAY_BUFFER);
+  const pass = (chunk: Buffer): boolean => {
+    if (!holdLast) return write(chunk);
+    const ready = held === undefined ? true : write(held);
+    held = chunk;
+    return ready;
   };
   from.on('data', (chunk: Buffer) => {
-    if (!holdLast) return write(chunk);
-    if (held !== undefined) write(held);
-    held = chunk;
+    if (stopped) return;
+    const wait = gate?.(chunk.byteLength);
+    if (wait === undefined) {
+      if (!pass(chunk)) {
+        from.pause();
+        to.once('drain', () => from.resume());
+      }
+      return;
+    }
+    from.pause();
+    const done: Promise<void> = wait.then(
+      () => {
+        if (waiting === done) waiting = undefined;
+        if (stopped || to.destroyed) return;
+        if (pass(chunk)) from.resume();
+        else to.once('drain', () => from.resume());
+      },
+      () => {
+        if (waiting === done) waiting = undefined;
+        stopped = true;
+        stop?.();
+      },
+    );
+    waiting = done;
   });
-  return () => {
-    if (held !== undefined && !to.destroyed) to.write(held);
-    held = undefined;
+  return {
+    releaseHeld() {
+      if (held !== undefined && !to.destroyed) to.write(held);
+      held = undefined;
+    },
+    idle: () => waiting,
   };
 }

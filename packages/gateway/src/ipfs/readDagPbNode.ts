@@ -1,9 +1,10 @@
 import * as dagPb from '@ipld/dag-pb';
-import { CID } from 'multiformats/cid';
+import type { CID } from 'multiformats/cid';
 import { callUpstream } from './callUpstream.js';
 import { expectUpstreamOk } from './expectUpstreamOk.js';
 import { IpfsCommandError } from './IpfsCommandError.js';
 import type { IpfsUpstream } from './IpfsUpstream.js';
+import { resolveObjectCid } from './resolveObjectCid.js';
 
 /** A dag-pb node read from the upstream. */
 export interface DagPbNodeRead {
@@ -24,26 +25,7 @@ const MAX_BLOCK = 4 * 1024 * 1024;
  * const { node } = await readDagPbNode(upstream, '/ipfs/QmWSgS…/mars.txt');
  */
 export async function readDagPbNode(upstream: IpfsUpstream, arg: string, signal?: AbortSignal): Promise<DagPbNodeRead> {
-  const path = arg.replace(/^\/ipfs\//, '');
-  let cid: CID | undefined;
-  if (!path.includes('/')) {
-    try {
-      cid = CID.parse(path);
-    } catch {
-      cid = undefined; // another multibase: let the upstream resolve it
-    }
-  }
-  const opts = signal ? { maxBytes: 64 * 1024, signal } : { maxBytes: 64 * 1024 };
-  if (cid === undefined) {
-    const answer = expectUpstreamOk(await callUpstream(upstream, 'dag/resolve', { arg }, opts));
-    const resolved = JSON.parse(answer.toString('utf8')) as { Cid?: { '/'?: string }; RemPath?: string };
-    const at = resolved.Cid?.['/'];
-    if (at === undefined) throw new IpfsCommandError(500, 'the upstream did not resolve the path', 0);
-    if (resolved.RemPath) {
-      throw new IpfsCommandError(500, `no link named "${resolved.RemPath.split('/')[0]}" under ${at}`, 0);
-    }
-    cid = CID.parse(at);
-  }
+  const cid = await resolveObjectCid(upstream, arg, signal);
   if (cid.code !== dagPb.code) {
     throw new IpfsCommandError(
       500,

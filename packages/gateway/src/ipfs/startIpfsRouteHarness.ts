@@ -64,6 +64,9 @@ export async function startIpfsRouteHarness(
     maxRequestBytes: 1024 ** 3,
     maxStoredBytesPerKey: 10 * 1024 ** 3,
     resetOnStreamError: false,
+    creditsPerServedMiB: 10,
+    // collections run when a test asks (route.collect())
+    gc: { intervalMs: 0, timeoutMs: 60_000, unpinUnowned: true },
     ...options.ipfs,
   };
   const route = createIpfsRoute({ settings, upstreamUrl: node.http, pins });
@@ -80,6 +83,8 @@ export async function startIpfsRouteHarness(
     }
     route.serve(key, req, res, url.slice('/ipfs'.length));
   });
+  // as the gateway does: idle connections outlive the clients' keep-alive (no reset of a reused socket)
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

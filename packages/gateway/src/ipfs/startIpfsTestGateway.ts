@@ -15,8 +15,8 @@ export interface IpfsTestGateway {
   readonly secret: string;
   /** `Basic base64(key:secret)` of the development key. */
   readonly authorization: string;
-  /** Creates another key through the running gateway's admin API. */
-  createKey(): Promise<{ key: string; secret: string; authorization: string }>;
+  /** Creates another key through the running gateway's admin API (on `plan` when given). */
+  createKey(options?: { plan?: string }): Promise<{ key: string; secret: string; authorization: string }>;
   /** Revokes a key through the admin API (takes effect at once). */
   revokeKey(key: string): Promise<void>;
   /** Stops the gateway; `keepData` leaves the data directory for a restart. */
@@ -37,7 +37,13 @@ export function basicAuth(key: string, secret: string): string {
  * await fetch(`${t.ipfsUrl}/api/v0/version`, { method: 'POST', headers: { authorization: t.authorization } });
  */
 export async function startIpfsTestGateway(
-  options: { upstreamUrl?: string; dataDir?: string; ipfs?: Record<string, unknown> } = {},
+  options: {
+    upstreamUrl?: string;
+    dataDir?: string;
+    ipfs?: Record<string, unknown>;
+    /** More config (plans, limits…). */
+    extra?: Record<string, unknown>;
+  } = {},
 ): Promise<IpfsTestGateway> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'nodegate-ipfs-test-')));
   const config = validateConfig({
@@ -52,6 +58,7 @@ export async function startIpfsTestGateway(
         : { name: 'ipfs-node', embedded: 'ipfs-node' },
       ...options.ipfs,
     },
+    ...options.extra,
   });
   const gw = await startGateway(config);
   // the running gateway's admin API, with the admin token it keeps in the data directory
@@ -64,8 +71,8 @@ export async function startIpfsTestGateway(
     key,
     secret,
     authorization: basicAuth(key, secret),
-    async createKey() {
-      const created = await admin.createKey({ name: 'test' });
+    async createKey(keyOptions = {}) {
+      const created = await admin.createKey({ name: 'test', ...(keyOptions.plan ? { plan: keyOptions.plan } : {}) });
       return { key: created.key, secret: created.secret, authorization: basicAuth(created.key, created.secret) };
     },
     async revokeKey(k) {

@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors/GatewayError.js';
 import { RawId } from './RawId.js';
+import { readPlainCall } from './readPlainCall.js';
 import { MAX_JSON_DEPTH, scanJsonEnvelope } from './scanJsonEnvelope.js';
 import type { RpcId, RpcRequest } from './types.js';
 
@@ -31,6 +32,9 @@ export interface ItemError {
  * // { kind: 'single', item: { id: RawId { text: '1e400' }, method: 'eth_chainId', params: undefined } }
  */
 export function parseRpcPayload(body: string, maxBatch: number): RpcPayload {
+  // the common shape, read in one pass (the same request JSON.parse would give)
+  const plain = readPlainCall(body);
+  if (plain !== undefined) return { kind: 'single', item: plain };
   const scan = scanJsonEnvelope(body, MAX_JSON_DEPTH);
   if (scan.tooDeep) {
     throw new GatewayError('INVALID_REQUEST', `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);

@@ -1,5 +1,7 @@
+import { answerHead, idText } from './answerHead.js';
 import { RawId } from './RawId.js';
 import { RawJson } from './RawJson.js';
+import type { RpcId } from './types.js';
 
 /**
  * Serialises a JSON-RPC response. A {@link RawJson} result is spliced in as it is (never
@@ -21,10 +23,23 @@ export function serializeResponse(response: {
   const { id, result } = response;
   const rawResult = result instanceof RawJson;
   if (!(id instanceof RawId) && !rawResult) return JSON.stringify(response);
-  const idText = id instanceof RawId ? id.text : (JSON.stringify(id) ?? 'null');
-  if (rawResult) return `{"jsonrpc":"2.0","id":${idText},"result":${result.text}}`;
+  const text = id instanceof RawId ? id.text : (JSON.stringify(id) ?? 'null');
+  if (rawResult) return `{"jsonrpc":"2.0","id":${text},"result":${result.text}}`;
   if (response.error !== undefined) {
-    return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify(response.error)}}`;
+    return `{"jsonrpc":"2.0","id":${text},"error":${JSON.stringify(response.error)}}`;
   }
-  return `{"jsonrpc":"2.0","id":${idText},"result":${JSON.stringify(result) ?? 'null'}}`;
+  return `{"jsonrpc":"2.0","id":${text},"result":${JSON.stringify(result) ?? 'null'}}`;
+}
+
+/**
+ * A success answer's text, `{"jsonrpc":"2.0","id":…,"result":…}`, without building the response
+ * object: the same text {@link serializeResponse} writes for `{ jsonrpc, id, result }`.
+ *
+ * @example
+ * serializeResult(1, new RawJson('"0x10"')) // '{"jsonrpc":"2.0","id":1,"result":"0x10"}'
+ */
+export function serializeResult(id: RpcId, result: unknown): string {
+  if (result instanceof RawJson) return `${answerHead(id)}${result.text}}`;
+  if (!(id instanceof RawId)) return JSON.stringify({ jsonrpc: '2.0', id, result });
+  return `{"jsonrpc":"2.0","id":${idText(id)},"result":${JSON.stringify(result) ?? 'null'}}`;
 }

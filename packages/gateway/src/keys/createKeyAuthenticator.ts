@@ -1,15 +1,32 @@
 import type { TenantKey } from '../pipeline/RequestContext.js';
 import type { Plan } from '../plans/Plan.js';
+import { DatabaseUnavailableError } from '../store/DatabaseUnavailableError.js';
 import type { KeyStore } from '../store/KeyStore.js';
 import { KEY_FORMAT } from './secrets.js';
 import { tenantOf } from './tenantOf.js';
 
 /** Answers "which active key is this?" quickly: a small cache in front of the KeyStore. */
 export interface KeyAuthenticator {
-  /** The active (not revoked) key with its effective plan and limits, or undefined. */
+  /**
+   * The active (not revoked) key with its effective plan and limits, or undefined. Rejects with
+   * a {@link DatabaseUnavailableError} only for a key this instance has no last known state of
+   * while the database is away.
+   */
   authenticate(key: string): Promise<TenantKey | undefined>;
   /** Drops a key from the cache (after a change here, or a change notice from another instance). */
   forget(key: string): void;
+  /**
+   * Makes every cached key be read again on its next use (key-change notices may have been
+   * missed: Redis was away). Their last known states stay as the answer should the database be
+   * away when they are read.
+   */
+  forgetAll(): void;
+  /**
+   * Calls `listener` after each `forget` (with the key) and `forgetAll` (with `undefined`), so
+   * what holds a key beyond one request (open WebSocket connections) checks it again. Returns
+   * the function that removes the listener.
+   */
+  onChange(listener: (key: string | undefined) => void): () => void;
 }
 
 /**
@@ -17,6 +34,14 @@ export interface KeyAuthenticator {
  * keys does not reach the database). Ids that cannot be keys are refused without a lookup.
  * Changes take effect through `forget`, called for changes made in this process and for the
  * change notices other instances publish; the TTL bounds staleness if a notice is lost.
+ *
+ * **Stale while the database is away**: when a key's entry has expired and reading it again
+ * fails because the database is away (a {@link DatabaseUnavailableError}: its deadline passed,
+ * or its health is down and the read failed at once), the key's last known state answers:
+ * a key seen active keeps working with its last known settings and limits, a key seen revoked
+ * or unknown stays refused. A key with no last known state (never seen here, or `forget`ten
+ * after a change: a change is never answered around) gets the 503. So while PostgreSQL is away,
+ * known keys are served and nothing waits on it once its health is down.
  *
  * @example
  * const auth = createKeyAuthenticator(store, config.plans);
@@ -34,6 +59,10 @@ export function createKeyAuthenticator(
   const inflight = new Map<string, Promise<TenantKey | undefined>>();
   /** Bumped by forget(): a lookup that started before a change must not repopulate the cache. */
   let generation = 0;
+  const listeners = new Set<(key: string | undefined) => void>();
+  const changed = (key: string | undefined) => {
+    for (const listener of listeners) listener(key);
+  };
   return {
     async authenticate(key) {
       if (!KEY_FORMAT.test(key)) return undefined;
@@ -42,14 +71,22 @@ export function createKeyAuthenticator(
       let pending = inflight.get(key);
       if (!pending) {
         const started = generation;
-        pending = store.find(key).then((r) => {
-          const tenant = r && r.revokedAt === null ? tenantOf(r, plans) : undefined;
-          if (started === generation) {
-            if (cache.size > 100_000) cache.clear();
-            cache.set(key, { tenant, expires: now() + (tenant ? hitTtl : missTtl) });
-          }
-          return tenant;
-        });
+        pending = store.find(key).then(
+          (r) => {
+            const tenant = r && r.revokedAt === null ? tenantOf(r, plans) : undefined;
+            if (started === generation) {
+              if (cache.size > 100_000) cache.clear();
+              cache.set(key, { tenant, expires: now() + (tenant ? hitTtl : missTtl) });
+            }
+            return tenant;
+          },
+          (err: unknown) => {
+            // stale while the database is away: the last known state, if there is one
+            const last = err instanceof DatabaseUnavailableError ? cache.get(key) : undefined;
+            if (last === undefined) throw err;
+            return last.tenant;
+          },
+        );
         inflight.set(key, pending);
         pending.finally(() => inflight.delete(key)).catch(() => {});
       }
@@ -59,6 +96,18 @@ export function createKeyAuthenticator(
       generation += 1;
       cache.delete(key);
       inflight.delete(key);
+      changed(key);
+    },
+    forgetAll() {
+      generation += 1;
+      // expired, not dropped: read again on next use, the last known state if the database is away
+      for (const entry of cache.values()) entry.expires = 0;
+      inflight.clear();
+      changed(undefined);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

@@ -9,7 +9,9 @@ const DAY_MS = 86_400_000;
 /**
  * The one atomic step of a charge. KEYS[1]: the key's hash. ARGV: now (epoch ms, integer),
  * credits, credits per second, credits per day (-1: no limit; both -1 = record), extra
- * credits to lease, and a refund of an earlier lease: its bucket, its day, its credits.
+ * credits to lease, a refund of an earlier lease: its bucket, its day, its credits; and 1 to
+ * add the credits to the day's total only (credits admitted elsewhere while Redis was away,
+ * which must not fill the current second's window), else 0.
  * Hash fields: b = current 1-second bucket, c = its credits, p = previous bucket's credits,
  * d = UTC day, u = credits used that day. Returns {code, p, c, ms into bucket, u, leased},
  * code 0 = admitted (counters already incremented), 1 = rate refused, 2 = daily refused.
@@ -29,6 +31,7 @@ local extra = tonumber(ARGV[5])
 local refundBucket = tonumber(ARGV[6])
 local refundDay = tonumber(ARGV[7])
 local refund = tonumber(ARGV[8])
+local dayOnly = tonumber(ARGV[9]) == 1
 local bucket = math.floor(now / 1000)
 local day = math.floor(now / 86400000)
 local s = redis.call('HMGET', KEYS[1], 'b', 'c', 'p', 'd', 'u')
@@ -61,7 +64,7 @@ elseif rps >= 0 and p * (1000 - ms) + c * 1000 >= rps * 1000 then
 end
 local leased = 0
 if code == 0 then
-  c = c + credits
+  if not dayOnly then c = c + credits end
   u = u + credits
   if extra > 0 then
     leased = extra
@@ -93,8 +96,31 @@ type WithCharge = Redis & {
     refundBucket: number,
     refundDay: number,
     refund: number,
+    dayOnly: 0 | 1,
   ): Promise<ChargeReply>;
 };
+
+/** A {@link Limiter} in Redis, with what the degraded path needs (see `createDegradingLimiter`). */
+export interface RedisLimiter extends Limiter {
+  /**
+   * Adds credits to the key's total for the UTC day of `now` without counting them in its
+   * per-second window: credits another limiter admitted while Redis was away, handed back so
+   * the day's total stays whole.
+   */
+  addToDay(key: string, credits: number, now?: number): Promise<void>;
+}
+
+/** A command rejected before it was written (the connection was down; no offline queue): Redis never ran it. */
+const neverSent = (err: unknown) => err instanceof Error && /isn't writeable|Connection is closed/.test(err.message);
+
+/** Puts unspent leased credits back on `lease` after a refund that never reached Redis (same bucket and day only). */
+function giveBack(lease: KeyLease, bucket: number, day: number, credits: number): void {
+  if (lease.left === 0 || (lease.bucket === bucket && lease.day === day)) {
+    lease.bucket = bucket;
+    lease.day = day;
+    lease.left += credits;
+  }
+}
 
 const ADMITTED: LimitDecision = Object.freeze({ ok: true });
 const ADMITTED_PROMISE: Promise<LimitDecision> = Promise.resolve(ADMITTED);
@@ -161,8 +187,15 @@ const IDLE_MS = 2000;
  */
 export function createRedisLimiter(
   redis: Redis,
-  options: { prefix: string; now?: () => number; lease?: boolean },
-): Limiter {
+  options: {
+    prefix: string;
+    now?: () => number;
+    lease?: boolean;
+    /** Told the key's credits used on the UTC day `day` after each script (the degraded path's starting point). */
+    observe?: (key: string, day: number, used: number) => void;
+  },
+): RedisLimiter {
+  const observe = options.observe;
   const clock = options.now ?? Date.now;
   const prefix = options.prefix;
   const leasing = options.lease ?? true;
@@ -206,8 +239,12 @@ export function createRedisLimiter(
 
   function settle(key: string, lease: KeyLease): Promise<unknown> {
     const refund = lease.left;
+    const { bucket, day } = lease;
     lease.left = 0;
-    return r[COMMAND](prefix + key, Math.floor(clock()), 0, -1, -1, 0, lease.bucket, lease.day, refund).catch(() => {});
+    return r[COMMAND](prefix + key, Math.floor(clock()), 0, -1, -1, 0, bucket, day, refund, 0).catch((err) => {
+      // never sent (Redis away): handed back later, by the sweep or the key's next script
+      if (neverSent(err)) giveBack(lease, bucket, day, refund);
+    });
   }
 
   async function exact(
@@ -241,7 +278,13 @@ export function createRedisLimiter(
         refundBucket,
         refundDay,
         refund,
+        0,
       );
+    } catch (err) {
+      // the refund it carried was not applied when the script was never sent: kept for later
+      // (a script that timed out may have run: its refund is not repeated, the lease stays counted)
+      if (lease !== undefined && refund > 0 && neverSent(err)) giveBack(lease, refundBucket, refundDay, refund);
+      throw err;
     } finally {
       if (lease !== undefined && extra > 0) lease.leasing = false;
     }
@@ -254,10 +297,14 @@ export function createRedisLimiter(
           lease.day = Math.floor(t / DAY_MS);
           lease.left = reply[5];
         }
+        // what the key has used, less this process's unspent lease (as usedToday counts it)
+        observe?.(key, Math.floor(t / DAY_MS), reply[4] - reply[5]);
         return ADMITTED;
       case 1:
+        observe?.(key, Math.floor(t / DAY_MS), reply[4]);
         return rateRefusal(reply[1], reply[2], reply[3], perSecond);
       default:
+        observe?.(key, Math.floor(t / DAY_MS), reply[4]);
         return dailyRefusal(perDay, reply[4], t);
     }
   }
@@ -295,7 +342,17 @@ export function createRedisLimiter(
     async record(key: string, credits: number, now?: number): Promise<void> {
       const invalid = checkCharge(credits, undefined);
       if (invalid !== undefined) throw invalid;
-      await r[COMMAND](prefix + key, Math.floor(now ?? clock()), credits, -1, -1, 0, -1, -1, 0);
+      const t = Math.floor(now ?? clock());
+      const reply = await r[COMMAND](prefix + key, t, credits, -1, -1, 0, -1, -1, 0, 0);
+      observe?.(key, Math.floor(t / DAY_MS), reply[4]);
+    },
+
+    async addToDay(key: string, credits: number, now?: number): Promise<void> {
+      const invalid = checkCharge(credits, undefined);
+      if (invalid !== undefined) throw invalid;
+      const t = Math.floor(now ?? clock());
+      const reply = await r[COMMAND](prefix + key, t, credits, -1, -1, 0, -1, -1, 0, 1);
+      observe?.(key, Math.floor(t / DAY_MS), reply[4]);
     },
 
     async usedToday(key: string, now?: number): Promise<number> {

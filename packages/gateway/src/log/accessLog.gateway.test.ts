@@ -1,10 +1,11 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedProcess, startAnvil } from '../embedded/startAnvil.js';
+import { INVALID_CALL_CREDITS } from '../pipeline/stages/chargeCredits.js';
 import { type SpawnedGateway, spawnGateway } from '../test-support/spawnGateway.js';
 import { postJson } from '../test-support/startTestGateway.js';
 
-// The gateway as users run it (the built CLI), writing its access log to stderr.
+// The gateway as users run it (the built CLI) with `log.format: json`: its access log on stdout.
 let anvil: EmbeddedProcess;
 let gateway: SpawnedGateway;
 
@@ -28,7 +29,7 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-/** The access lines written so far (stderr may also hold other log lines). */
+/** The access lines written so far (stdout also holds the other log lines and the start event). */
 const accessLines = (): any[] => gateway.logLines().filter((o) => o.msg === 'request');
 
 const waitForLines = async (n: number) => {
@@ -70,9 +71,10 @@ describe('access log of a running gateway', () => {
     expect(lines[1].requestId).toBe(lines[2].requestId);
     expect(new Set(lines.map((l) => l.requestId)).size).toBe(4);
     expect(lines[0]).toMatchObject({ upstream: 'anvil', credits: 5 });
-    expect(lines[3]).toMatchObject({ errorCode: -32601, credits: 0 });
-    const stderr = gateway.stderr();
-    expect(stderr).not.toContain(key);
-    expect(stderr).not.toContain(secret);
+    // an unknown method costs what an invalid call does (docs/errors.md#invalid-call-credits)
+    expect(lines[3]).toMatchObject({ errorCode: -32601, credits: INVALID_CALL_CREDITS });
+    const output = gateway.output();
+    expect(output).not.toContain(key);
+    expect(output).not.toContain(secret);
   });
 });

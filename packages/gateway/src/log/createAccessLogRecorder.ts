@@ -11,22 +11,21 @@ const MAX_METHOD_LENGTH = 64;
  * requests and are left out), e.g.
  * `{"level":"info","time":"…","msg":"request","requestId":"9f2c61d0-1b","network":"eth-devnet",
  * "transport":"http","method":"eth_call","status":200,"latencyMs":3,"key":"3111…","credits":80,
- * "upstream":"anvil","bytesIn":120,"bytesOut":66}` (plus `"failover":"partner"` when a failover
- * partner answered). The key appears only as its first four
+ * "upstream":"anvil","attempts":1,"cache":"MISS","bytesIn":120,"bytesOut":66}` (plus
+ * `"failover":"partner"` when a failover partner answered, `"multiplexed":true` when the answer
+ * came from an identical call another request had in flight, `"split":N` for a split range). The key appears only as its first four
  * characters; the method is shortened to 64 characters and redacted (it is the client's text).
- * Items of one batch share their request id. Lines go to `write`, or to stderr through an
- * asynchronous buffer that `close()` flushes.
+ * Items of one batch share their request id. Lines go to `write`: the file or stdout the log
+ * output chose ({@link createLogOutput}), which also flushes and closes it.
  *
  * @example
- * const usage = createAccessLogRecorder(createUsageRecorder({ store }));
+ * const usage = createAccessLogRecorder(createUsageRecorder({ store }), { write: output.openAccessLog(dataDir).write });
  * usage.record(event); // writes the access line, then records the event
  */
 export function createAccessLogRecorder(
   inner: UsageRecorder,
-  options: { write?: (line: string) => void } = {},
+  options: { write: (line: string) => void },
 ): UsageRecorder {
-  const destination = options.write ? undefined : pino.destination({ dest: 2, sync: false });
-  const stream = options.write ? { write: options.write } : destination!;
   const p = pino(
     {
       level: 'info',
@@ -34,7 +33,7 @@ export function createAccessLogRecorder(
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    stream,
+    { write: options.write },
   );
   return {
     record(e) {
@@ -54,6 +53,10 @@ export function createAccessLogRecorder(
             credits: e.credits,
             upstream: e.upstream,
             failover: e.failover,
+            attempts: e.attempts,
+            cache: e.cache,
+            multiplexed: e.multiplexed,
+            split: e.split,
             bytesIn: Math.round(e.bytesIn),
             bytesOut: Math.round(e.bytesOut),
           },
@@ -63,9 +66,6 @@ export function createAccessLogRecorder(
       inner.record(e);
     },
     flush: () => inner.flush(),
-    async close() {
-      await inner.close();
-      if (destination) await new Promise<void>((resolve) => destination.flush(() => resolve()));
-    },
+    close: () => inner.close(),
   };
 }

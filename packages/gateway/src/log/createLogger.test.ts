@@ -57,3 +57,59 @@ describe('createLogger', () => {
     expect(o.blockHash).toBe(`0x${'ab'.repeat(32)}`);
   });
 });
+
+describe('createLogger, text format', () => {
+  it('writes one human line per call: time, level, message, name=value fields; at or above its level only', () => {
+    const lines: string[] = [];
+    const log = createLogger('warn', (l) => lines.push(l), 'text');
+    log.info('not shown');
+    log.warn('upstream anvil slow', { upstream: 'anvil', latencyMs: 812, note: 'two words', none: undefined });
+    log.error('failed', {
+      error: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8545'), { code: 'ECONNREFUSED' }),
+    });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d warn {2}upstream anvil slow upstream=anvil latencyMs=812 note="two words"\n$/,
+    );
+    // an error is its message and code, never its stack (one line)
+    expect(lines[1]).toMatch(
+      /^\d\d:\d\d:\d\d error failed error="connect ECONNREFUSED 127\.0\.0\.1:8545 \(ECONNREFUSED\)"\n$/,
+    );
+    expect(lines.every((l) => l.indexOf('\n') === l.length - 1)).toBe(true);
+    const silent: string[] = [];
+    createLogger('silent', (l) => silent.push(l), 'text').error('x');
+    expect(silent).toEqual([]);
+  });
+
+  it('redacts keys and secrets as the JSON format does, and never lets a client start a line', () => {
+    const lines: string[] = [];
+    const log = createLogger('info', (l) => lines.push(l), 'text');
+    log.warn(`refused /eth-devnet/v3/${KEY}\nfake 12:00:00 error line`, {
+      key: KEY,
+      secret: SECRET,
+      method: `eth_x\n12:00:00 error injected ${KEY}`,
+      url: new URL(`http://u:${SECRET}@node.example/v3/${KEY}`),
+    });
+    expect(lines).toHaveLength(1);
+    const line = lines[0]!;
+    expect(line.indexOf('\n')).toBe(line.length - 1);
+    expect(line).not.toContain(KEY);
+    expect(line).not.toContain(SECRET);
+    expect(line).toContain('refused /eth-devnet/v3/3111…\\nfake 12:00:00 error line');
+    expect(line).toContain('key=3111…');
+    expect(line).toContain('secret=[redacted]');
+    expect(line).toContain('method="eth_x\\n12:00:00 error injected 3111…"');
+  });
+});
+
+describe('createLogger, text format: values', () => {
+  it('prints arrays and objects as compact JSON, cut when long', () => {
+    const lines: string[] = [];
+    createLogger('warn', (l) => lines.push(l), 'text').warn('x', {
+      first: ['. 0755', 'notes.txt 0644'],
+      big: 'y'.repeat(400),
+    });
+    expect(lines[0]).toContain('first=[". 0755","notes.txt 0644"]');
+    expect(lines[0]).toContain(`big=${'y'.repeat(300)}…`);
+  });
+});

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { formatLogLine } from './formatLogLine.js';
 import { redactFields } from './redactFields.js';
 import { redactText } from './redactText.js';
 
@@ -6,7 +7,11 @@ import { redactText } from './redactText.js';
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The gateway's logger: JSON lines on stderr. Keys, secrets and credentials are redacted before writing. */
+/** How log lines are written: `text`, one line a person reads; `json`, one JSON object a machine reads. */
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** The gateway's logger. Keys, secrets and credentials are redacted before writing. */
 export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
@@ -14,8 +19,9 @@ export interface Logger {
 }
 
 /**
- * A JSON-lines logger at `level` (pino): one line per call,
- * `{"level":"warn","time":"2026-…Z","msg":"…",…fields}`. The message and every field are
+ * A logger at `level`, one line per call to `write` (stderr by default): in the `json` format
+ * (pino) `{"level":"warn","time":"2026-…Z","msg":"…",…fields}`; in the `text` format
+ * `12:00:01 warn  msg name=value …` ({@link formatLogLine}). The message and every field are
  * redacted first ({@link redactFields}: `/v3/<key>` becomes `/v3/abcd…`, a `key` field its
  * first four characters, secrets and credentials `[redacted]`), so a caller that passes a URL,
  * an error or a key by mistake leaks nothing. Disabled levels cost a comparison. Per-request
@@ -29,7 +35,18 @@ export interface Logger {
 export function createLogger(
   level: LogLevel = 'warn',
   write: (line: string) => void = (l) => process.stderr.write(l),
+  format: LogFormat = 'json',
 ): Logger {
+  if (format === 'text') {
+    const threshold = LOG_LEVELS.indexOf(level);
+    const at = (name: 'error' | 'warn' | 'info') => {
+      const enabled = LOG_LEVELS.indexOf(name) <= threshold;
+      return (msg: string, fields?: Record<string, unknown>) => {
+        if (enabled) write(formatLogLine(name, redactText(msg), fields && redactFields(fields)));
+      };
+    };
+    return { error: at('error'), warn: at('warn'), info: at('info') };
+  }
   const p = pino(
     {
       level,

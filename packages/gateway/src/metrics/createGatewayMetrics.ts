@@ -1,4 +1,4 @@
-import { Counter, Registry } from 'prom-client';
+import { Counter, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
 import type { Transport } from '../usage/UsageEvent.js';
 import type { MethodClass } from './createMethodClassifier.js';
 import { processMetricsRegistry } from './processMetricsRegistry.js';
@@ -53,6 +53,8 @@ export interface GatewayMetrics {
   addCollector(spec: CollectorSpec): void;
   /** The exposition text of every metric. */
   scrape(): Promise<string>;
+  /** The same metrics as prom-client's JSON (a cluster worker's part of a gathered scrape, `src/cluster/`). */
+  scrapeJson(): Promise<Array<MetricObjectWithValues<MetricValue<string>>>>;
 }
 
 interface RequestLeaf {
@@ -281,5 +283,7 @@ export function createGatewayMetrics(
       register(spec.name, spec.help, spec.type, read);
     },
     scrape: () => (withProcess ? Registry.merge([processMetricsRegistry(), registry]) : registry).metrics(),
+    scrapeJson: () =>
+      (withProcess ? Registry.merge([processMetricsRegistry(), registry]) : registry).getMetricsAsJSON(),
   };
 }

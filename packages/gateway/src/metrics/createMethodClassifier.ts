@@ -3,6 +3,7 @@ import { ETH_DEV_NAMESPACES, ethDevMethod, ethMethods } from '../families/eth/et
 import { starknetMethods } from '../families/starknet/starknetMethods.js';
 import type { MethodKind } from '../families/types.js';
 import { ipfsCommands } from '../ipfs/ipfsCommands.js';
+import { GATEWAY_METHODS } from '../ipfsGateway/gatewayMethods.js';
 import type { Transport } from '../usage/UsageEvent.js';
 import { SUBSCRIPTION_NOTIFICATIONS } from './isSubscriptionNotification.js';
 
@@ -59,6 +60,8 @@ export function createMethodClassifier(
   const ipfs = new Map<string, ClassifiedMethod>();
   for (const p of PLACEHOLDERS) ipfs.set(p, row('ipfs', p));
   for (const name of Object.keys(ipfsCommands)) ipfs.set(name, row('ipfs', name));
+  // dedicated gateways' requests (network ipfs-gateway), by kind of answer
+  for (const name of GATEWAY_METHODS) ipfs.set(name, row('ipfs', name));
   const byNetwork = new Map<string, { table: Map<string, ClassifiedMethod>; family: NetworkFamily }>();
   for (const n of networks) byNetwork.set(n.name, { table: n.family === 'eth' ? eth : starknet, family: n.family });
 

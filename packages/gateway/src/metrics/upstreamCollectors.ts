@@ -13,7 +13,13 @@ const BREAKER = { closed: 0, 'half-open': 1, open: 2 } as const;
  * `nodegate_upstream_latency_p95_ms` and `nodegate_upstream_error_rate`, each by
  * `{network, upstream, role, class}` (the method class: `light`, `heavy`, `write`); and
  * `nodegate_failovers_total{network, kind}` (`upstream`: answered by another upstream than the
- * preferred one; `partner`: by a failover partner).
+ * preferred one; `partner`: by a failover partner); `nodegate_multiplexed_total{network}` (calls
+ * answered by an identical call in flight: upstream calls saved); for upstreams with a budget
+ * (`rateLimit`), `nodegate_upstream_budget_rate`, `nodegate_upstream_budget_spent_total` and
+ * `nodegate_upstream_throttled_total` by `{network, upstream, role}`, and per network
+ * `nodegate_upstream_budget_waits_total` and `nodegate_upstream_budget_exhausted_total`;
+ * consensus: `nodegate_consensus_disputes_total{network}`, `nodegate_consensus_sit_outs_total{network}`
+ * and `nodegate_upstream_sitting_out{network, upstream, role}` (1 while it sits out).
  *
  * @example
  * for (const c of upstreamCollectors(networks)) metrics.addCollector(c);
@@ -105,6 +111,72 @@ export function upstreamCollectors(networks: readonly Network[]): CollectorSpec[
             { labels: { network: n.settings.name, kind: 'partner' }, value: f.partner },
           ];
         }),
+    },
+    {
+      name: 'nodegate_upstream_budget_rate',
+      help: "The upstream's request budget in force, per second (rateLimit: lower after the provider's 429s, relaxing back)",
+      type: 'gauge',
+      labelNames,
+      collect: each((h) => h.budget?.effective),
+    },
+    {
+      name: 'nodegate_upstream_budget_spent_total',
+      help: 'Calls that found the upstream at its request budget (and went to another upstream or waited)',
+      type: 'counter',
+      labelNames,
+      collect: each((h) => h.budget?.spent),
+    },
+    {
+      name: 'nodegate_upstream_throttled_total',
+      help: 'Rate-limit answers (HTTP 429, -32005) of an upstream with a request budget',
+      type: 'counter',
+      labelNames,
+      collect: each((h) => h.budget?.throttled),
+    },
+    {
+      name: 'nodegate_upstream_budget_waits_total',
+      help: 'Calls that waited because every upstream that could take them was at its request budget',
+      type: 'counter',
+      labelNames: ['network'],
+      collect: () => networks.map((n) => ({ labels: { network: n.settings.name }, value: n.counters().budgetWaits })),
+    },
+    {
+      name: 'nodegate_upstream_budget_exhausted_total',
+      help: 'Calls answered -32005 because no upstream had room in its request budget before their deadline',
+      type: 'counter',
+      labelNames: ['network'],
+      collect: () =>
+        networks.map((n) => ({ labels: { network: n.settings.name }, value: n.counters().budgetExhausted })),
+    },
+    {
+      name: 'nodegate_multiplexed_total',
+      help: 'Calls answered by an identical call another request had in flight (in-flight multiplexing: upstream calls saved)',
+      type: 'counter',
+      labelNames: ['network'],
+      collect: () => networks.map((n) => ({ labels: { network: n.settings.name }, value: n.counters().multiplexed })),
+    },
+    {
+      name: 'nodegate_consensus_disputes_total',
+      help: 'Consensus calls whose participants did not agree (onDispute then decided)',
+      type: 'counter',
+      labelNames: ['network'],
+      collect: () =>
+        networks.map((n) => ({ labels: { network: n.settings.name }, value: n.counters().consensusDisputes })),
+    },
+    {
+      name: 'nodegate_consensus_sit_outs_total',
+      help: 'Times an upstream was sent to sit out for disagreeing with the consensus sitOutAfter times in a row',
+      type: 'counter',
+      labelNames: ['network'],
+      collect: () =>
+        networks.map((n) => ({ labels: { network: n.settings.name }, value: n.counters().consensusSitOuts })),
+    },
+    {
+      name: 'nodegate_upstream_sitting_out',
+      help: 'Whether the upstream sits out (1) after losing consensus disputes: it takes no reads',
+      type: 'gauge',
+      labelNames,
+      collect: each((h) => (h.sittingOut === undefined ? 0 : 1)),
     },
   ];
 }

@@ -74,8 +74,9 @@ describe('"no such block" answers and the heads', () => {
 
   it("a burst of requests for a block beyond every head passes the node's answer through and opens no breaker", async () => {
     const before = fLo.hits('eth_getBalance') + fHi.hits('eth_getBalance');
+    // each a block of its own (identical calls in flight would share one upstream call)
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => rpc(url, 'eth_getBalance', [addr, '0xffffffff'])),
+      Array.from({ length: 100 }, (_, i) => rpc(url, 'eth_getBalance', [addr, `0x${(0xffffffff - i).toString(16)}`])),
     );
     for (const a of answers) expect(a.error).toEqual({ code: -32000, message: 'header not found' });
     // each asked one upstream once: the answer is the client's, not a reason to try the others
@@ -86,7 +87,7 @@ describe('"no such block" answers and the heads', () => {
     expect(served.result).toBe('0x0');
   });
 
-  it('"missing trie node" from every upstream goes back to the client once per upstream, and opens no breaker', async () => {
+  it('"missing trie node" from every upstream: the client gets BLOCK_UNAVAILABLE naming the block, not the node\'s text; each upstream learns it and is asked once; no breaker opens', async () => {
     const trie = (m: string): Fault =>
       m === 'eth_getStorageAt'
         ? { kind: 'rpc-error', code: -32000, message: 'missing trie node 5e3c (path )' }
@@ -94,14 +95,29 @@ describe('"no such block" answers and the heads', () => {
     fLo.script(trie);
     fHi.script(trie);
     try {
+      // both above block 0, and the gateway knows their heads (a refusal below a head teaches the window)
+      await Promise.all([rpc(lo.http, 'anvil_mine', ['0x1']), rpc(hi.http, 'anvil_mine', ['0x1'])]);
+      await until(
+        async () => (await upstreams()).every((u: { head?: number }) => (u.head ?? 0) > 0),
+        'both heads above 0',
+      );
       const before = fLo.hits('eth_getStorageAt') + fHi.hits('eth_getStorageAt');
       for (let i = 0; i < 20; i++) {
         const r = await rpc(url, 'eth_getStorageAt', [addr, '0x0', '0x0']);
-        expect(r.error).toEqual({ code: -32000, message: 'missing trie node 5e3c (path )' });
+        expect(r.error.code).toBe(-32000);
+        expect(r.error.message).toMatch(
+          /^block 0 \(0x0\) is not available on network mainnet: no upstream holds its state \(behind: blocks 1-\d+, the latest \d+; ahead: blocks 1-\d+, the latest \d+\)/,
+        );
+        expect(r.error.data).toMatchObject({ network: 'mainnet', block: '0x0', reason: 'block-unavailable' });
       }
-      // tried on each upstream (an archive might have had it), never in retry rounds
-      expect(fLo.hits('eth_getStorageAt') + fHi.hits('eth_getStorageAt') - before).toBe(40);
-      for (const u of await upstreams()) expect(u.breaker, u.name).toBe('closed');
+      // the first call tried each upstream (an archive might have had it); their answers taught
+      // their windows, so the next ones were refused without asking
+      expect(fLo.hits('eth_getStorageAt') + fHi.hits('eth_getStorageAt') - before).toBe(2);
+      const health = await upstreams();
+      for (const u of health) {
+        expect(u.breaker, u.name).toBe('closed');
+        expect(u.blocks, u.name).toMatchObject({ archive: false, oldest: 1, source: 'answer' });
+      }
       expect((await rpc(otherUrl, 'eth_chainId')).result).toBe('0x7a69');
     } finally {
       fLo.script(pass);

@@ -80,6 +80,9 @@ beforeAll(async () => {
   gateway = await spawnGateway({
     log: { access: true },
     metrics: { enabled: true, auth: 'none' },
+    // the load below is the client's worst case, not a rate test: growth's 100,000 credits a second
+    // is some 1,250 lookups, which 10 clients pass on a quiet machine
+    plans: { growth: { creditsPerSecond: 100_000_000 } },
     // answers by hash would come from the cache: the routing is under test
     cache: { enabled: false },
     networks: [
@@ -213,7 +216,11 @@ describe('failover protection with the primaries killed under load', () => {
     const access = lines.filter((l) => l.msg === 'request' && l.failover === 'partner');
     expect(access.length).toBeGreaterThan(20);
     const partnerLines = lines.filter((l) => l.msg === 'answered by a failover partner');
-    expect(partnerLines.length).toBe(access.length);
+    // one warn line per partner call: callers that joined an identical call in flight
+    // (multiplexed) share its answer, and its line
+    const ownCalls = access.filter((l) => l.multiplexed !== true);
+    expect(ownCalls.length).toBeGreaterThan(20);
+    expect(partnerLines.length).toBe(ownCalls.length);
     expect(partnerLines[0]).toMatchObject({ level: 'warn', network: 'mainnet', to: 'partner' });
     const accessIds = new Set(access.map((l) => l.requestId));
     for (const l of partnerLines) expect(accessIds.has(l.requestId)).toBe(true);
@@ -234,7 +241,8 @@ describe('failover protection with the primaries killed under load', () => {
     // and the metrics
     const metrics = await (await fetch(`${base}/metrics`)).text();
     const partnerFailovers = /nodegate_failovers_total\{network="mainnet",kind="partner"\} (\d+)/.exec(metrics);
-    expect(Number(partnerFailovers?.[1])).toBe(access.length);
+    // counted per partner call, as the warn lines (multiplexed callers share one)
+    expect(Number(partnerFailovers?.[1])).toBe(ownCalls.length);
     for (const name of ['primary-1', 'primary-2']) {
       expect(metrics).toContain(
         `nodegate_upstream_breaker_state{network="mainnet",upstream="${name}",role="primary"} 2`,

@@ -19,6 +19,12 @@ export interface RpcCall {
   cache?: 'HIT' | 'MISS' | undefined;
   /** Set when a failover partner answered (failover protection). */
   failover?: 'partner' | undefined;
+  /** Requests the network sent upstream for its answer (`Forwarded.attempts`). */
+  attempts?: number | undefined;
+  /** Its answer came from a call another request started (in-flight multiplexing). */
+  multiplexed?: true | undefined;
+  /** Sub-requests its answer was made of, when it was split (getLogs/getEvents ranges). */
+  split?: number | undefined;
   /** Credits charged for it (0 when it was not forwarded). */
   credits: number;
 }

@@ -40,7 +40,7 @@ export interface ApiKeyPatch {
 
 /**
  * Where API keys live. Two implementations share one contract suite
- * (`keyStoreContract.ts`): the embedded database (PGlite) and PostgreSQL.
+ * (`keyStoreContract.ts`): the embedded database (SQLite) and PostgreSQL.
  */
 export interface KeyStore {
   /** Stores a new key; rejects a duplicate key id or an unknown account. */

@@ -1,21 +1,27 @@
 import { OPEN_SETTINGS } from '../keys/KeySettings.js';
 import type { KeyStore } from './KeyStore.js';
-import { type KeyRow, rowToRecord, SQL } from './sql.js';
+import type { SqlConnection } from './SqlConnection.js';
+import { KEY_SQL, type KeyRow, rowToRecord } from './sql.js';
 
-/** Runs one parameterised statement; PGlite's `db.query` and pg's `pool.query` both fit. */
+/**
+ * Runs one parameterised statement (numbered parameters: `$1` in PostgreSQL's dialect, `?1` in
+ * SQLite's); PGlite's `db.query`, pg's `pool.query` and `SqlConnection.query` all fit.
+ */
 export type SqlQuery = <R>(sql: string, params?: unknown[]) => Promise<{ rows: R[] }>;
 
 /**
- * The KeyStore over any SQL connection speaking PostgreSQL's dialect: the embedded (PGlite)
- * and PostgreSQL stores differ only in how they connect. The schema (`SCHEMA` in `sql.ts`)
- * must already be applied (`openDatabase` does it). Each lookup reads the key and its
- * account's plan in one query.
+ * The KeyStore over a SQL connection, in its dialect (`KEY_SQL`: PostgreSQL's, or the embedded
+ * SQLite's): the stores differ only in their statements. The schema (`SCHEMA` or `SQLITE_SCHEMA`
+ * in `sql.ts`) must already be applied (`openDatabase` does it). Each lookup reads the key and
+ * its account's plan in one statement, and so does each change.
  *
  * @example
- * const keys = createSqlKeyStore(query, () => db.close());
+ * const keys = createSqlKeyStore(db.sql, () => db.close());
  * const rec = await keys.find(key); // rec.accountPlan is read in the same query
  */
-export function createSqlKeyStore(query: SqlQuery, close: () => Promise<void>): KeyStore {
+export function createSqlKeyStore(sql: SqlConnection, close: () => Promise<void>): KeyStore {
+  const { query } = sql;
+  const SQL = KEY_SQL[sql.dialect];
   const one = async (sql: string, params: unknown[]) => (await query<KeyRow>(sql, params)).rows[0];
   const counter = async (sql: string, params: unknown[]) => {
     const row = (await query<{ value: string | number }>(sql, params)).rows[0];

@@ -8,11 +8,11 @@ import type { Database } from './Database.js';
 import { LEGACY_KEY_SCHEMA, OPERATOR_ACCOUNT_ID } from './sql.js';
 
 /**
- * The one contract every KeyStore implementation must pass (embedded PGlite, PostgreSQL).
+ * The one contract every KeyStore implementation must pass (the embedded SQLite, PostgreSQL).
  * `open` returns a fresh, empty database; `reopen` opens the same storage again (durability).
  *
  * @example
- * keyStoreContract('embedded (PGlite)', () => openEmbeddedDatabase(undefined), reopenSameDir);
+ * keyStoreContract('embedded (SQLite)', () => openEmbeddedDatabase(dir), () => openEmbeddedDatabase(dir), afterPglite);
  */
 export function keyStoreContract(
   name: string,

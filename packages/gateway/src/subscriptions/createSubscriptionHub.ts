@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayError, UpstreamRpcError } from '../errors/GatewayError.js';
 import type { Logger } from '../log/createLogger.js';
-import { createUpstreamSocket, type UpstreamSocket, type UpstreamSocketTimings } from './createUpstreamSocket.js';
+import type { UpstreamSocketTimings } from './createUpstreamSocket.js';
 import type { StreamLogic, SubscriptionFamily, SubscriptionFilter } from './SubscriptionFamily.js';
+import {
+  type ConnectSubscriptions,
+  connectUpstreamSocket,
+  type SubscriptionTransport,
+} from './SubscriptionTransport.js';
 
 /** Close codes that end subscriptions (the WebSocket edge closes the client connection with them). */
 export const SUBSCRIPTION_CLOSE = {
@@ -112,14 +117,20 @@ export function createSubscriptionHub(deps: {
    * as it arrives, and each reconnect (heads may have been missed). No upstream traffic of its own.
    */
   readonly heads?: { readonly key: string; heard(result: unknown): void; resync(): void } | undefined;
+  /**
+   * Opens the upstream connection. Default: a WebSocket to `wsUrl` ({@link connectUpstreamSocket});
+   * a cluster worker passes the primary's shared connection (`src/cluster/`).
+   */
+  readonly connect?: ConnectSubscriptions | undefined;
 }) {
   const { family, timings, log } = deps;
+  const connect = deps.connect ?? connectUpstreamSocket(family, deps.wsUrl, timings);
   const streams = new Map<string, Stream>();
   /** Upstream subscription id → stream, for the current connection. */
   const routes = new Map<string, Stream>();
   /** Client subscription id → stream. */
   const owners = new Map<string, Stream>();
-  let socket: UpstreamSocket | undefined;
+  let socket: SubscriptionTransport | undefined;
   let tail: Promise<void> = Promise.resolve();
   const counters = { reconnects: 0, resubscribes: 0, backfilledEvents: 0, removedLogs: 0, deliveredEvents: 0 };
   let gaveUp = 0;
@@ -132,8 +143,8 @@ export function createSubscriptionHub(deps: {
     );
   };
 
-  function openSocket(): UpstreamSocket {
-    socket ??= createUpstreamSocket(deps.wsUrl, timings, {
+  function openSocket(): SubscriptionTransport {
+    socket ??= connect({
       onNotification(upstreamId, result) {
         const stream = routes.get(upstreamId);
         if (!stream) return;
@@ -204,14 +215,11 @@ export function createSubscriptionHub(deps: {
     for (const client of clients) client.sink.end(code, reason);
   }
 
-  async function subscribeUpstream(stream: Stream, s: UpstreamSocket) {
-    await s.call(stream.filter.upstreamMethod, stream.filter.upstreamParams, (result) => {
-      if (typeof result !== 'string' && typeof result !== 'number') return;
-      const id = String(result);
+  async function subscribeUpstream(stream: Stream, s: SubscriptionTransport) {
+    await s.subscribe(stream.filter, (id) => {
       if (stream.ended) {
         // its last client left while it was being made
-        const end = family.upstreamUnsubscribe(id);
-        s.call(end.method, end.params).catch(() => {});
+        s.unsubscribe(id);
         return;
       }
       stream.upstreamId = id;
@@ -266,10 +274,7 @@ export function createSubscriptionHub(deps: {
     stream.logic.stop?.();
     if (stream.upstreamId !== undefined) {
       routes.delete(stream.upstreamId);
-      if (socket?.connected) {
-        const end = family.upstreamUnsubscribe(stream.upstreamId);
-        socket.call(end.method, end.params).catch(() => {});
-      }
+      if (socket?.connected) socket.unsubscribe(stream.upstreamId);
     }
     for (const d of stream.dependencies) {
       d.internalRefs -= 1;

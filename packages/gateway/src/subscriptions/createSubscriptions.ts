@@ -5,6 +5,7 @@ import { createSubscriptionHub, type SubscriptionHub, type SubscriptionHubStats 
 import type { UpstreamSocketTimings } from './createUpstreamSocket.js';
 import { createStarknetSubscriptionFamily } from './starknet/createStarknetSubscriptionFamily.js';
 import type { SubscriptionFamily } from './SubscriptionFamily.js';
+import type { ConnectSubscriptions } from './SubscriptionTransport.js';
 
 /** Timings of subscriptions: the upstream socket's, and the client heartbeat. */
 export interface SubscriptionTimings extends UpstreamSocketTimings {
@@ -42,6 +43,14 @@ const FAMILIES: Readonly<Record<string, () => SubscriptionFamily>> = {
 };
 
 /**
+ * A new instance of the subscription family of a network family (`eth`, `starknet`), or undefined
+ * when that family has no subscriptions (the cluster's primary uses it for the upstream calls).
+ */
+export function subscriptionFamilyOf(networkFamily: string): SubscriptionFamily | undefined {
+  return FAMILIES[networkFamily]?.();
+}
+
+/**
  * The gateway's subscriptions: one hub per network (built on first use), the client connection
  * count and the stats. Ethereum and Starknet networks are served; other families get `undefined` from
  * `hubFor` until they have a {@link SubscriptionFamily} in `FAMILIES`. Backfill calls go through
@@ -58,6 +67,12 @@ export function createSubscriptions(deps: {
   timings?: Partial<SubscriptionTimings> | undefined;
   /** Hears each network's upstream newHeads notifications while a hub holds that stream (the response cache). */
   heads?: { heard(network: string, result: unknown): void; resync(network: string): void } | undefined;
+  /**
+   * The upstream connection of a network's hub. Default: a WebSocket of this process; a cluster
+   * worker passes the primary's shared one (`src/cluster/`), so the workers share each filter's
+   * upstream subscription.
+   */
+  connect?: ((network: string) => ConnectSubscriptions) | undefined;
 }) {
   const timings: SubscriptionTimings = { ...DEFAULT_SUBSCRIPTION_TIMINGS, ...deps.timings };
   const hubs = new Map<string, SubscriptionHub>();
@@ -97,6 +112,7 @@ export function createSubscriptions(deps: {
         },
         timings,
         log: deps.log,
+        connect: deps.connect?.(name),
       });
       hubs.set(name, hub);
       return hub;

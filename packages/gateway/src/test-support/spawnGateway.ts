@@ -9,18 +9,26 @@ const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
 /** What `nodegate start --ready-file` writes. */
 export interface Ready {
+  /** The gateway's base URL (every listener's port). */
+  url: string;
   networks: Record<string, { family: string; http: string; ws: string }>;
   devKey: { key: string; secret: string } | null;
   admin: { url: string; token: string };
+  /** Gateway processes serving (`--workers`): 1, or the primary's workers. */
+  workers: number;
+  /** The process that takes the signals (the primary with more than one worker). */
+  pid: number;
 }
 
 /** A gateway running in a process of its own. */
 export interface SpawnedGateway {
   readonly child: ChildProcess;
   readonly ready: Ready;
-  /** What it wrote to stderr so far: its log and, with `log.access`, its access log. */
+  /** What it wrote to stderr so far (JSON logs go to stdout: see `output()`). */
   stderr(): string;
-  /** The JSON lines of `stderr()`, parsed. */
+  /** Everything it wrote so far, stdout and stderr: its JSON log and, with `log.access`, its access log. */
+  output(): string;
+  /** The JSON lines of `output()`, parsed. */
   logLines(): Record<string, any>[];
   /** SIGTERM, wait for the exit, remove the data directory. */
   stop(): Promise<void>;
@@ -30,7 +38,8 @@ export interface SpawnedGateway {
  * Starts `nodegate start` in its own process (with `npm start`'s V8 flags) on a config made of
  * `config` plus a free loopback port and a temporary data directory, and waits for its ready
  * file: for tests that measure the gateway's latency or memory apart from the test's own, and
- * tests of the gateway as users run it (its log lines on stderr).
+ * tests of the gateway as users run it (its log lines: `log.format` is `json` unless `config.log`
+ * says otherwise, so they are JSON lines on stdout).
  *
  * @example
  * const gw = await spawnGateway({ devKey: true, log: { access: true }, networks: [...] });
@@ -40,14 +49,19 @@ export interface SpawnedGateway {
 export async function spawnGateway(config: Record<string, unknown>): Promise<SpawnedGateway> {
   const dir = await mkdtemp(join(tmpdir(), 'nodegate-spawned-'));
   const configFile = join(dir, 'config.json');
-  await writeFile(configFile, JSON.stringify({ listen: '127.0.0.1:0', dataDir: join(dir, 'data'), ...config }));
+  const log = { format: 'json', ...((config.log as Record<string, unknown> | undefined) ?? {}) };
+  await writeFile(configFile, JSON.stringify({ listen: '127.0.0.1:0', dataDir: join(dir, 'data'), ...config, log }));
   const readyFile = join(dir, 'ready.json');
   const child = spawn(
     process.execPath,
     ['--max-semi-space-size=32', CLI, 'start', '--config', configFile, '--ready-file', readyFile],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (c) => {
+    stdout += c;
+  });
   child.stderr!.on('data', (c) => {
     stderr += c;
   });
@@ -62,8 +76,9 @@ export async function spawnGateway(config: Record<string, unknown>): Promise<Spa
     child,
     ready,
     stderr: () => stderr,
+    output: () => `${stdout}\n${stderr}`,
     logLines: () =>
-      stderr
+      `${stdout}\n${stderr}`
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as Record<string, any>),

@@ -29,6 +29,8 @@ export async function startTestGateway(
     extra?: Record<string, unknown>;
     /** More networks beside eth-devnet (e.g. one in front of a fault server). */
     networks?: (anvil: EmbeddedProcess) => Array<Record<string, unknown>>;
+    /** `startGateway`'s options (test timings). */
+    gateway?: Parameters<typeof startGateway>[1];
   } = {},
 ): Promise<TestGateway> {
   const anvil = await startAnvil();
@@ -52,7 +54,7 @@ export async function startTestGateway(
     ],
     ...options.extra,
   });
-  const gw = await startGateway(config);
+  const gw = await startGateway(config, options.gateway);
   const base = gw.networks['eth-devnet']!;
   const key = gw.devKey!.key;
   return {

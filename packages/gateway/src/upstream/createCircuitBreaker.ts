@@ -26,6 +26,8 @@ export interface CircuitBreaker {
   state(): BreakerState;
   /** Whether a request may go now; in half-open, true once (the trial) until its outcome is known. */
   allow(now?: number): boolean;
+  /** What `allow(now)` would say, without taking the half-open trial (nothing changes). */
+  wouldAllow(now?: number): boolean;
   success(): void;
   failure(now?: number): void;
   /** Opens it at once (the upstream is known to be down: its health probe failed to connect). */
@@ -95,6 +97,11 @@ export function createCircuitBreaker(
       if (trialOut) return false;
       trialOut = true;
       return true;
+    },
+    wouldAllow(now = Date.now()) {
+      if (state === 'closed') return true;
+      if (trialOut) return false;
+      return state === 'half-open' || now >= openUntil;
     },
     success() {
       consecutive = 0;

@@ -98,7 +98,13 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       // request's fault, never the upstream's (its health is not touched).
       let body: string;
       try {
-        body = JSON.stringify(request);
+        // the envelope written around the params' JSON (what JSON.stringify(request) writes, for
+        // less: a template instead of walking the request object)
+        const params = request.params === undefined ? undefined : JSON.stringify(request.params);
+        body =
+          params === undefined
+            ? JSON.stringify(request)
+            : `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},"params":${params}}`;
       } catch (cause) {
         throw new GatewayError('INVALID_REQUEST', 'invalid request: the params cannot be serialised', { cause });
       }

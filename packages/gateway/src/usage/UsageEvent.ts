@@ -30,6 +30,14 @@ export interface UsageEvent {
   readonly upstream: string | undefined;
   /** `partner` when a failover partner answered (failover protection). */
   readonly failover?: 'partner' | undefined;
+  /** Requests the network sent upstream for it (retries, hedges, failovers); 0 or absent when none did. */
+  readonly attempts?: number | undefined;
+  /** `HIT` when the response cache answered it, `MISS` when it was looked up and forwarded. */
+  readonly cache?: 'HIT' | 'MISS' | undefined;
+  /** Its answer came from an identical call another request had in flight (in-flight multiplexing). */
+  readonly multiplexed?: true | undefined;
+  /** The sub-requests a split range was answered in. */
+  readonly split?: number | undefined;
   /** Epoch milliseconds when the request arrived. */
   readonly at: number;
   readonly requestId: string;

@@ -45,6 +45,9 @@ export interface RecentRequest {
   readonly refusal: string | null;
   readonly latencyMs: number;
   readonly credits: number;
+  /** Request and response body bytes (IPFS: what crossed the connection; a batch item: its share). */
+  readonly bytesIn: number;
+  readonly bytesOut: number;
   readonly upstream: string | null;
   /** `partner` when a failover partner answered (failover protection), else null. */
   readonly failover: 'partner' | null;
@@ -57,10 +60,18 @@ export interface UsageQueries {
   topMethods(scope: UsageScope, limit: number): Promise<Array<{ method: string; network: string } & UsageTotals>>;
   /** Answers by HTTP status and JSON-RPC error code. */
   errorsByStatus(scope: UsageScope): Promise<Array<{ status: number; errorCode: number | null; count: number }>>;
-  /** Newest first, at most `limit`; filters by method and status when given. */
+  /**
+   * Newest first, at most `limit`; filters by method, status and request id when given (the
+   * calls of one JSON-RPC batch share their request's id).
+   */
   recentRequests(
     key: string,
-    options: { limit: number; method?: string | undefined; status?: number | undefined },
+    options: {
+      limit: number;
+      method?: string | undefined;
+      status?: number | undefined;
+      requestId?: string | undefined;
+    },
   ): Promise<RecentRequest[]>;
 }
 
@@ -106,9 +117,38 @@ export interface UsageBatch {
   readonly keepRecentPerKey?: number | undefined;
 }
 
-/** Where usage is written and read: the embedded (PGlite) store or PostgreSQL. */
+/** What one write did besides storing the batch. */
+export interface UsageWriteResult {
+  /** Rows the database refused and that were set aside (kept in the dead-letter table) instead. */
+  readonly setAside: number;
+  /** The database's reason for the first of them (for the operator's log). */
+  readonly setAsideReason?: string | undefined;
+}
+
+/** One row the database refused, as kept in the dead-letter table. */
+export interface DeadLetter {
+  /** When it was set aside, ISO time. */
+  readonly at: string;
+  /** Which part of a batch it was: `aggregate`, `error` or `recent`. */
+  readonly kind: 'aggregate' | 'error' | 'recent';
+  /** The row as JSON (cut to 2,000 characters). */
+  readonly data: string;
+  /** The database's error (cut to 500 characters). */
+  readonly error: string;
+}
+
+/** Where usage is written and read: the embedded database (SQLite) or PostgreSQL. */
 export interface UsageStore extends UsageQueries {
-  /** Adds the batch to the stored aggregates (one statement), then trims the request log. */
-  write(batch: UsageBatch): Promise<void>;
+  /**
+   * Adds the batch to the stored aggregates (in parts of at most 1,000 rows, each all or nothing:
+   * one statement in PostgreSQL, one transaction in SQLite), then trims the request log. Every
+   * text and number is bounded first (`cleanUsageBatch`). A row the database still refuses
+   * (a data error, not an outage) is set aside into the dead-letter table and the others are
+   * written. Throws when the database is away; a {@link UsageWriteError} then holds exactly the
+   * rows not written (the parts before it are stored).
+   */
+  write(batch: UsageBatch): Promise<UsageWriteResult>;
+  /** The rows set aside, newest first (at most `limit`; the table keeps the newest 10,000). */
+  deadLetters(limit: number): Promise<DeadLetter[]>;
   close(): Promise<void>;
 }

@@ -1,6 +1,20 @@
 import type { SqlQuery } from '../store/createSqlKeyStore.js';
-import type { UsageBatch, UsageBucket, UsageScope, UsageStore, UsageTotals } from './UsageStore.js';
-import { bin, TRIM_RECENT_SQL, WRITE_SQL } from './usageSql.js';
+import type { SqlConnection } from '../store/SqlConnection.js';
+import { toSqlConnection } from '../store/toSqlConnection.js';
+import { cleanUsageBatch } from './cleanUsageBatch.js';
+import type { DeadLetterRow, UsageDialect } from './UsageDialect.js';
+import type { UsageBatch, UsageScope, UsageStore, UsageTotals } from './UsageStore.js';
+import { UsageWriteError } from './UsageWriteError.js';
+import { splitUsageBatch } from './splitUsageBatch.js';
+import { USAGE_SQL } from './usageSql.js';
+import { type RefusedUsageRow, writeSettingAside } from './writeSettingAside.js';
+
+/**
+ * Rows written per statement (PostgreSQL) or transaction (SQLite) at most: a larger flush is
+ * written part by part, each part all or nothing, so that the gateway's thread never prepares
+ * more than this many rows for the database at once.
+ */
+export const USAGE_ROWS_PER_WRITE = 1_000;
 
 /** Options of {@link createSqlUsageStore}. */
 export interface SqlUsageStoreOptions {
@@ -9,13 +23,6 @@ export interface SqlUsageStoreOptions {
 }
 
 const HOUR = 3_600_000;
-const WIDTHS: Record<UsageBucket, string> = {
-  '1m': '1 minute',
-  '5m': '5 minutes',
-  '15m': '15 minutes',
-  '1h': '1 hour',
-  '1d': '1 day',
-};
 const VALUE_COLS = 'requests, credits, errors, latency_ms_sum, latency_ms_max, bytes_in, bytes_out';
 const TOTALS = `sum(requests) AS requests, sum(credits) AS credits, sum(errors) AS errors,
   sum(latency_ms_sum) AS latency_sum, max(latency_ms_max) AS latency_max,
@@ -32,8 +39,36 @@ interface TotalsRow {
   bytes_out: Num;
 }
 
+/**
+ * Whether the database refused a write for what it holds rather than for being away:
+ * PostgreSQL's classes 22 (data exception: bad encoding, out of range), 23 (integrity
+ * constraint) and 54 (program limit exceeded: an index row too large). The embedded SQLite's
+ * refusals come with the same codes (`openSqliteEngine`: a CHECK is 23514, a value of the wrong
+ * type for its STRICT column 22P02, a row too big 54000).
+ */
+const isRowFault = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(?:22|23|54)/.test(code);
+};
+
+const NOT_PRINTABLE = /[^\x20-\x7e]/g;
+const EMPTY: UsageBatch = Object.freeze({ aggregates: [], errors: [], recent: [] });
+
+/** Rows set aside: the rows as JSON (2,000 characters at most), the reasons (500). */
+const deadLetterRows = (refused: readonly RefusedUsageRow[]): DeadLetterRow[] =>
+  refused.map((r) => ({
+    kind: r.row.kind,
+    data: JSON.stringify(r.row.row).slice(0, 2000),
+    error: reasonOf(r.error),
+  }));
+const reasonOf = (err: unknown) =>
+  String((err as Error | null)?.message ?? err)
+    .replace(NOT_PRINTABLE, '?')
+    .slice(0, 500);
+
 const num = (v: Num | undefined) => (v === null || v === undefined ? 0 : Number(v));
-const iso = (v: Date | string) => new Date(v).toISOString();
+/** A stored time (PostgreSQL: a Date; SQLite: epoch ms) as ISO text. */
+const iso = (v: Date | string | number) => new Date(v).toISOString();
 
 function toTotals(r: TotalsRow | undefined): UsageTotals {
   const requests = num(r?.requests);
@@ -55,6 +90,7 @@ function toTotals(r: TotalsRow | undefined): UsageTotals {
  * its parameters onto `params`.
  */
 function source(
+  d: UsageDialect,
   family: 'usage' | 'errors',
   scope: UsageScope,
   hours: boolean,
@@ -63,7 +99,7 @@ function source(
 ): string {
   const p = (v: unknown) => {
     params.push(v);
-    return `$${params.length}`;
+    return d.param(params.length);
   };
   let who = '';
   if (scope.key !== undefined) who += ` AND key = ${p(scope.key)}`;
@@ -72,7 +108,10 @@ function source(
   const perAccount = family === 'usage' && scope.key === undefined;
   const minuteTable = perAccount ? 'usage_account_minute' : family === 'usage' ? 'usage_minute' : 'usage_errors_minute';
   const hourTable = perAccount ? 'usage_account_hour' : family === 'usage' ? 'usage_hour' : 'usage_errors_hour';
-  const at = (ms: number) => `${p(new Date(ms).toISOString())}::timestamptz`;
+  const at = (ms: number) => {
+    params.push(d.timeValue(ms));
+    return d.timeParam(params.length);
+  };
   const minutes = (from: number, to: number) =>
     `SELECT minute AS t, ${cols} FROM ${minuteTable} WHERE minute >= ${at(from)} AND minute < ${at(to)}${who}`;
   const { from, to } = scope;
@@ -87,54 +126,12 @@ function source(
   return `(${parts.join(' UNION ALL ')}) s`;
 }
 
-/** Parameters of WRITE_SQL, column by column. */
-function writeParams(batch: UsageBatch): unknown[] {
-  const { aggregates: a, errors: e, recent: r } = batch;
-  const nullable = <T>(v: T | undefined) => (v === undefined ? null : v);
-  return [
-    a.map((x) => x.minute),
-    a.map((x) => x.key),
-    a.map((x) => x.accountId),
-    a.map((x) => x.network),
-    a.map((x) => x.method),
-    a.map((x) => x.requests),
-    a.map((x) => x.credits),
-    a.map((x) => x.errors),
-    a.map((x) => x.latencyMsSum),
-    a.map((x) => x.latencyMsMax),
-    a.map((x) => x.bytesIn),
-    a.map((x) => x.bytesOut),
-    e.map((x) => x.minute),
-    e.map((x) => x.key),
-    e.map((x) => x.accountId),
-    e.map((x) => x.network),
-    e.map((x) => x.status),
-    e.map((x) => x.errorCode),
-    e.map((x) => x.count),
-    r.map((x) => x.key),
-    r.map((x) => x.accountId),
-    r.map((x) => x.requestId),
-    r.map((x) => x.at),
-    r.map((x) => x.network),
-    r.map((x) => x.method),
-    r.map((x) => x.transport),
-    r.map((x) => x.status),
-    r.map((x) => nullable(x.errorCode)),
-    r.map((x) => nullable(x.refusal)),
-    r.map((x) => x.latencyMs),
-    r.map((x) => x.credits),
-    r.map((x) => x.bytesIn),
-    r.map((x) => x.bytesOut),
-    r.map((x) => nullable(x.upstream)),
-    r.map((x) => nullable(x.failover)),
-  ];
-}
-
 /**
- * The usage store over any SQL connection speaking PostgreSQL's dialect (PGlite's `db.query`,
- * pg's `pool.query`). The tables must exist (`USAGE_SCHEMA`). Writes add to what is stored, so
- * several gateways may write the same minute. Queries cover `[from, to)` at minute resolution
- * (a minute counts when its start lies in the range).
+ * The usage store over a SQL connection, in its dialect (`USAGE_SQL`: PostgreSQL's, or the
+ * embedded SQLite's; a bare query function speaks PostgreSQL's). The tables must exist
+ * (`openSqlUsageStore` creates them). Writes add to what is stored, so several gateways may write
+ * the same minute. Queries cover `[from, to)` at minute resolution (a minute counts when its start
+ * lies in the range).
  *
  * @example
  * const store = createSqlUsageStore((sql, params) => pool.query(sql, params), () => pool.end());
@@ -142,28 +139,81 @@ function writeParams(batch: UsageBatch): unknown[] {
  * const points = await store.series({ accountId, from, to }, '1h', { byNetwork: true });
  */
 export function createSqlUsageStore(
-  query: SqlQuery,
+  db: SqlConnection | SqlQuery,
   close: () => Promise<void> = async () => {},
   options: SqlUsageStoreOptions = {},
 ): UsageStore {
+  const sql = toSqlConnection(db);
+  const { query } = sql;
+  const d = USAGE_SQL[sql.dialect];
   const keepDefault = options.keepRecentPerKey ?? 200;
   return {
     async write(batch) {
-      if (batch.aggregates.length + batch.errors.length + batch.recent.length === 0) return;
-      await query(WRITE_SQL, writeParams(batch));
-      if (batch.recent.length > 0) {
-        const keys = [...new Set(batch.recent.map((r) => r.key))];
-        await query(TRIM_RECENT_SQL, [keys, Math.max(0, batch.keepRecentPerKey ?? keepDefault)]);
+      if (batch.aggregates.length + batch.errors.length + batch.recent.length === 0) return { setAside: 0 };
+      const parts = splitUsageBatch(batch, USAGE_ROWS_PER_WRITE);
+      const refused: RefusedUsageRow[] = [];
+      const keys = new Set<string>();
+      for (let i = 0; i < parts.length; i++) {
+        const clean = cleanUsageBatch(parts[i]!);
+        for (const r of clean.recent) keys.add(r.key);
+        try {
+          refused.push(
+            ...(await writeSettingAside(
+              clean,
+              (part) => d.write(sql, part),
+              isRowFault,
+              (rows) => d.setAside(sql, deadLetterRows(rows)),
+            )),
+          );
+        } catch (err) {
+          // the parts before are stored; this one's unwritten rows and the parts after are not
+          const rest = [err instanceof UsageWriteError ? err.unwritten : parts[i]!, ...parts.slice(i + 1)];
+          throw new UsageWriteError(
+            {
+              aggregates: rest.flatMap((p) => p.aggregates),
+              errors: rest.flatMap((p) => p.errors),
+              recent: rest.flatMap((p) => p.recent),
+              keepRecentPerKey: batch.keepRecentPerKey,
+            },
+            err instanceof UsageWriteError ? err.cause : err,
+          );
+        }
       }
+      if (keys.size > 0) {
+        try {
+          await d.trimRecent(sql, [...keys], Math.max(0, batch.keepRecentPerKey ?? keepDefault));
+        } catch (err) {
+          // the batch is stored: nothing to write again (the next write trims the log)
+          throw new UsageWriteError(EMPTY, err);
+        }
+      }
+      return refused.length === 0
+        ? { setAside: 0 }
+        : { setAside: refused.length, setAsideReason: reasonOf(refused[0]!.error) };
+    },
+
+    async deadLetters(limit) {
+      const rows = (
+        await query<{ at: Date | string | number; kind: string; data: string; error: string }>(
+          `SELECT at, kind, data, error FROM usage_dead_letter ORDER BY id DESC LIMIT ${d.param(1)}`,
+          [Math.max(0, limit)],
+        )
+      ).rows;
+      return rows.map((r) => ({
+        at: iso(r.at),
+        kind: r.kind as 'aggregate' | 'error' | 'recent',
+        data: r.data,
+        error: r.error,
+      }));
     },
 
     async series(scope, bucket, options = {}) {
       const params: unknown[] = [];
-      const from = source('usage', scope, bucket === '1h' || bucket === '1d', `network, ${VALUE_COLS}`, params);
+      const from = source(d, 'usage', scope, bucket === '1h' || bucket === '1d', `network, ${VALUE_COLS}`, params);
       const group = options.byNetwork === true ? '1, 2' : '1';
-      const sql = `SELECT ${bin(WIDTHS[bucket], 't')} AS at${options.byNetwork === true ? ', network' : ''}, ${TOTALS}
+      const text = `SELECT ${d.bin(bucket, 't')} AS at${options.byNetwork === true ? ', network' : ''}, ${TOTALS}
         FROM ${from} GROUP BY ${group} ORDER BY ${group}`;
-      const rows = (await query<TotalsRow & { at: Date | string; network?: string }>(sql, params)).rows;
+      const rows = (await query<TotalsRow & { at: Date | string | number; network?: string }>(text, params)).rows;
       return rows.map((r) =>
         r.network === undefined
           ? { at: iso(r.at), ...toTotals(r) }
@@ -173,48 +223,52 @@ export function createSqlUsageStore(
 
     async totals(scope) {
       const params: unknown[] = [];
-      const sql = `SELECT ${TOTALS} FROM ${source('usage', scope, true, VALUE_COLS, params)}`;
-      return toTotals((await query<TotalsRow>(sql, params)).rows[0]);
+      const text = `SELECT ${TOTALS} FROM ${source(d, 'usage', scope, true, VALUE_COLS, params)}`;
+      return toTotals((await query<TotalsRow>(text, params)).rows[0]);
     },
 
     async topMethods(scope, limit) {
       const params: unknown[] = [];
-      const from = source('usage', scope, true, `network, method, ${VALUE_COLS}`, params);
+      const from = source(d, 'usage', scope, true, `network, method, ${VALUE_COLS}`, params);
       params.push(limit);
-      const sql = `SELECT method, network, ${TOTALS} FROM ${from}
-        GROUP BY method, network ORDER BY requests DESC, method, network LIMIT $${params.length}`;
-      const rows = (await query<TotalsRow & { method: string; network: string }>(sql, params)).rows;
+      const text = `SELECT method, network, ${TOTALS} FROM ${from}
+        GROUP BY method, network ORDER BY requests DESC, method, network LIMIT ${d.param(params.length)}`;
+      const rows = (await query<TotalsRow & { method: string; network: string }>(text, params)).rows;
       return rows.map((r) => ({ method: r.method, network: r.network, ...toTotals(r) }));
     },
 
     async errorsByStatus(scope) {
       const params: unknown[] = [];
-      const from = source('errors', scope, true, 'status, error_code, count', params);
-      const sql = `SELECT status, error_code, sum(count) AS count FROM ${from}
+      const from = source(d, 'errors', scope, true, 'status, error_code, count', params);
+      const text = `SELECT status, error_code, sum(count) AS count FROM ${from}
         GROUP BY status, error_code ORDER BY count DESC, status, error_code NULLS FIRST`;
-      const rows = (await query<{ status: number; error_code: number | null; count: Num }>(sql, params)).rows;
+      const rows = (await query<{ status: number; error_code: number | null; count: Num }>(text, params)).rows;
       return rows.map((r) => ({ status: Number(r.status), errorCode: r.error_code, count: num(r.count) }));
     },
 
     async recentRequests(key, options) {
       const params: unknown[] = [key];
-      let where = 'key = $1';
+      let where = `key = ${d.param(1)}`;
       if (options.method !== undefined) {
         params.push(options.method);
-        where += ` AND method = $${params.length}`;
+        where += ` AND method = ${d.param(params.length)}`;
       }
       if (options.status !== undefined) {
         params.push(options.status);
-        where += ` AND status = $${params.length}`;
+        where += ` AND status = ${d.param(params.length)}`;
+      }
+      if (options.requestId !== undefined) {
+        params.push(options.requestId);
+        where += ` AND request_id = ${d.param(params.length)}`;
       }
       params.push(Math.max(0, options.limit));
-      const sql = `SELECT request_id, at, key, network, method, transport, status, error_code, refusal,
-          latency_ms, credits, upstream, failover
-        FROM usage_recent WHERE ${where} ORDER BY at DESC, id DESC LIMIT $${params.length}`;
+      const text = `SELECT request_id, at, key, network, method, transport, status, error_code, refusal,
+          latency_ms, credits, bytes_in, bytes_out, upstream, failover
+        FROM usage_recent WHERE ${where} ORDER BY at DESC, id DESC LIMIT ${d.param(params.length)}`;
       const rows = (
         await query<{
           request_id: string;
-          at: Date | string;
+          at: Date | string | number;
           key: string;
           network: string;
           method: string;
@@ -224,9 +278,11 @@ export function createSqlUsageStore(
           refusal: string | null;
           latency_ms: number;
           credits: Num;
+          bytes_in: Num;
+          bytes_out: Num;
           upstream: string | null;
           failover: string | null;
-        }>(sql, params)
+        }>(text, params)
       ).rows;
       return rows.map((r) => ({
         requestId: r.request_id,
@@ -240,6 +296,8 @@ export function createSqlUsageStore(
         refusal: r.refusal,
         latencyMs: Number(r.latency_ms),
         credits: num(r.credits),
+        bytesIn: num(r.bytes_in),
+        bytesOut: num(r.bytes_out),
         upstream: r.upstream,
         failover: r.failover === 'partner' ? 'partner' : null,
       }));

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsageRecorder } from './createUsageRecorder.js';
+import { createUsageMethodNamer } from './createUsageMethodNamer.js';
+import { createUsageRecorder, USAGE_FAILING_AFTER } from './createUsageRecorder.js';
 import { openEmbeddedUsageStore } from './openEmbeddedUsageStore.js';
 import type { UsageBatch, UsageStore } from './UsageStore.js';
+import { UsageWriteError } from './UsageWriteError.js';
 import { usageEvent } from './usageStoreContract.js';
 
-// One in-memory PGlite for the file; every test uses keys of its own.
+// One in-memory embedded store (SQLite in its worker thread) for the file; every test uses keys of its own.
 let store: UsageStore;
 beforeAll(async () => {
   store = await openEmbeddedUsageStore(undefined);
@@ -133,6 +135,7 @@ describe('createUsageRecorder', () => {
           await new Promise((r) => setTimeout(r, 20));
           batches.push(batch);
           running--;
+          return { setAside: 0 };
         },
       },
       flushIntervalMs: 5,
@@ -188,5 +191,110 @@ describe('createUsageRecorder', () => {
     expect(recent.map((r) => r.requestId)).toEqual(['r3-4', 'r3-3', 'r3-2', 'r2-4', 'r2-3', 'r2-2', 'r1-4', 'r1-3']);
     // the sums count every request
     expect((await store.totals({ key: 'ringkey', from: at, to: at + 60_000 })).requests).toBe(20);
+  });
+
+  it('records a method under a table name or a bucket, never the client text (sums and request log alike)', async () => {
+    const recorder = createUsageRecorder({
+      store,
+      flushIntervalMs: 60_000,
+      methodName: createUsageMethodNamer([{ name: 'eth-devnet', family: 'eth' }]),
+    });
+    const sent = [
+      'eth_call',
+      'x\u0000',
+      'y'.repeat(3000),
+      'evm_mine',
+      'anvil_whatever',
+      '(invalid)',
+      'eth_subscription',
+    ];
+    for (const [i, method] of sent.entries()) recorder.record(usageEvent({ key: 'named', at: T0 + i, method }));
+    // another network (not configured): named against every family's table
+    recorder.record(usageEvent({ key: 'named', at: T0 + 10, network: 'stk-x', method: 'starknet_call' }));
+    recorder.record(usageEvent({ key: 'named', at: T0 + 11, network: 'stk-x', method: 'devnet_mint' }));
+    recorder.record(usageEvent({ key: 'named', at: T0 + 12, network: 'stk-x', method: 'starknet_made_up' }));
+    await recorder.close();
+    const top = await store.topMethods(all('named'), 100);
+    expect(top.map((m) => [m.network, m.method, m.requests]).sort()).toEqual(
+      [
+        ['eth-devnet', '(dev)', 2],
+        ['eth-devnet', '(invalid)', 1],
+        ['eth-devnet', '(other)', 2],
+        ['eth-devnet', 'eth_call', 1],
+        ['eth-devnet', 'eth_subscription', 1],
+        ['stk-x', '(dev)', 1],
+        ['stk-x', '(other)', 1],
+        ['stk-x', 'starknet_call', 1],
+      ].sort(),
+    );
+    const logged = (await store.recentRequests('named', { limit: 100 })).map((r) => r.method);
+    expect(new Set(logged)).toEqual(new Set(top.map((m) => m.method)));
+  });
+
+  it('an outage after part of a batch was written puts back only the rest (nothing lost, nothing twice)', async () => {
+    let calls = 0;
+    const partly: Pick<UsageStore, 'write'> = {
+      async write(batch) {
+        if (calls++ > 0) return store.write(batch);
+        // the aggregates are stored, then the database goes away
+        await store.write({ ...batch, errors: [], recent: [] });
+        throw new UsageWriteError({ aggregates: [], errors: batch.errors, recent: batch.recent }, new Error('gone'));
+      },
+    };
+    const recorder = createUsageRecorder({ store: partly, flushIntervalMs: 60_000 });
+    recorder.record(usageEvent({ key: 'partly', at: T0, status: 500 }));
+    recorder.record(usageEvent({ key: 'partly', at: T0 + 1 }));
+    await expect(recorder.flush()).rejects.toThrow('gone');
+    expect(recorder.health().pendingRows).toBe(3); // one error count and two requests
+    await recorder.flush();
+    expect(await store.totals(all('partly'))).toMatchObject({ requests: 2, errors: 1 });
+    expect(await store.errorsByStatus(all('partly'))).toEqual([{ status: 500, errorCode: null, count: 1 }]);
+    expect(await store.recentRequests('partly', { limit: 10 })).toHaveLength(2);
+    await recorder.close();
+  });
+
+  it('health(): failing after flushes fail in a row, ok again after one succeeds; set-aside rows counted and told', async () => {
+    let down = true;
+    const told: Array<[number, string | undefined]> = [];
+    const recorder = createUsageRecorder({
+      store: { write: (batch) => (down ? Promise.reject(new Error('db down')) : store.write(batch)) },
+      flushIntervalMs: 60_000,
+      onSetAside: (rows, reason) => told.push([rows, reason]),
+    });
+    expect(recorder.health()).toEqual({
+      status: 'ok',
+      consecutiveFailures: 0,
+      lastSuccessAt: null,
+      pendingRows: 0,
+      setAsideRows: 0,
+      flushes: 0,
+      flushMsTotal: 0,
+      lastFlushMs: null,
+    });
+    recorder.record(usageEvent({ key: 'health', at: T0 }));
+    for (let i = 1; i <= USAGE_FAILING_AFTER; i++) {
+      await expect(recorder.flush()).rejects.toThrow('db down');
+      expect(recorder.health()).toMatchObject({
+        status: i < USAGE_FAILING_AFTER ? 'ok' : 'failing',
+        consecutiveFailures: i,
+        pendingRows: 2,
+      });
+    }
+    down = false;
+    // a row the database refuses (a time out of its range) beside one it takes
+    recorder.record(usageEvent({ key: 'health', at: 1e20 }));
+    await recorder.flush();
+    const health = recorder.health();
+    expect(health).toMatchObject({ status: 'ok', consecutiveFailures: 0, pendingRows: 0, setAsideRows: 2 });
+    // the flush that wrote is counted with its time; the failed ones are not
+    expect(health.flushes).toBe(1);
+    expect(health.lastFlushMs).toBeGreaterThan(0);
+    expect(health.flushMsTotal).toBe(health.lastFlushMs);
+    expect(Date.parse(health.lastSuccessAt!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(told).toHaveLength(1);
+    expect(told[0]![0]).toBe(2);
+    expect(told[0]![1]).toMatch(/range/);
+    expect((await store.totals(all('health'))).requests).toBe(1);
+    await recorder.close();
   });
 });

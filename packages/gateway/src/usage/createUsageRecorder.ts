@@ -1,22 +1,57 @@
+import { createUsageMethodNamer, type UsageMethodNamer } from './createUsageMethodNamer.js';
 import type { UsageEvent, UsageRecorder } from './UsageEvent.js';
 import type { UsageAggregate, UsageBatch, UsageErrorCount, UsageStore } from './UsageStore.js';
+import { UsageWriteError } from './UsageWriteError.js';
+
+/** Flushes failing in a row before the recorder reports itself `failing`. */
+export const USAGE_FAILING_AFTER = 3;
+
+/** How the recorder's flushes are going (for `/health` and `/metrics`; no key, no error text). */
+export interface UsageRecorderHealth {
+  /** `failing` once {@link USAGE_FAILING_AFTER} flushes in a row failed; `ok` again after one succeeds. */
+  readonly status: 'ok' | 'failing';
+  readonly consecutiveFailures: number;
+  /** When a flush last succeeded (ISO time), or null before the first. */
+  readonly lastSuccessAt: string | null;
+  /** Rows waiting for the next flush (aggregates, error counts and requests). */
+  readonly pendingRows: number;
+  /** Rows the database refused and that were set aside since the start (dead-letter table). */
+  readonly setAsideRows: number;
+  /** Flushes that wrote something since the start, and the time they took together (ms, wall clock). */
+  readonly flushes: number;
+  readonly flushMsTotal: number;
+  /** How long the last flush that wrote something took (ms), or null before the first. */
+  readonly lastFlushMs: number | null;
+}
+
+/** The usage recorder, and how its flushes are going. */
+export interface HealthReportingUsageRecorder extends UsageRecorder {
+  health(): UsageRecorderHealth;
+}
 
 /** Options of {@link createUsageRecorder}. */
 export interface UsageRecorderOptions {
   /** Where flushes write (only `write` is used). */
   readonly store: Pick<UsageStore, 'write'>;
+  /**
+   * The name an event's method is recorded under (default: {@link createUsageMethodNamer} with
+   * no networks). Its set of answers bounds the rows a key can make per minute.
+   */
+  readonly methodName?: UsageMethodNamer;
   /** How often the timer flushes, ms (default 1000). */
   readonly flushIntervalMs?: number;
   /** Requests kept per key for the request explorer, in memory and in the store (default 200). */
   readonly maxRecentPerKey?: number;
   /**
    * Requests of one key written per flush (default 50): a key sending more than that per second
-   * has its newest written, so a flood's request log cannot make a flush long (the embedded
-   * database runs on the gateway's own thread). The store still keeps `maxRecentPerKey`.
+   * has its newest written, so a flood's request log cannot make a flush long. The store still
+   * keeps `maxRecentPerKey`.
    */
   readonly maxRecentPerFlush?: number;
   /** Told about a timer flush that failed (its data is kept and retried on the next flush). */
   readonly onError?: (err: unknown) => void;
+  /** Told about rows the database refused and that were set aside (count, the first one's reason). */
+  readonly onSetAside?: (rows: number, reason: string | undefined) => void;
 }
 
 interface Agg {
@@ -93,11 +128,14 @@ function aggFor(aggs: Aggregates, minute: number, key: string, network: string, 
 
 /**
  * The usage recorder: `record` (on every request's path) only adds the event to in-memory
- * per-minute sums and to its key's ring of recent requests; a timer (unref'd) writes them to
- * `store` every `flushIntervalMs`. Flushes never overlap; a failed flush puts its data back
- * for the next one, so a database hiccup loses nothing. `close` stops the timer and writes
- * what is left (events recorded after `close` are dropped): a graceful stop loses nothing, a
- * crash at most one interval.
+ * per-minute sums and to its key's ring of recent requests, under the method name
+ * `methodName` gives (a table's name or a placeholder, never the client's own text); a timer
+ * (unref'd) writes them to `store` every `flushIntervalMs`. Flushes never overlap; a flush that
+ * fails because the database is away puts back what was not written for the next one, so an
+ * outage loses nothing; rows the database refuses are set aside by the store (`onSetAside`)
+ * and never hold back the others. `health()` says how flushes are going. `close` stops the
+ * timer and writes what is left (events recorded after `close` are dropped): a graceful stop
+ * loses nothing, a crash at most one interval.
  *
  * @example
  * const usage = await openEmbeddedUsageStore(undefined);
@@ -106,8 +144,16 @@ function aggFor(aggs: Aggregates, minute: number, key: string, network: string, 
  * await recorder.close();
  * await usage.close();
  */
-export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
+export function createUsageRecorder(options: UsageRecorderOptions): HealthReportingUsageRecorder {
   const { store, flushIntervalMs = 1000, maxRecentPerKey = 200, maxRecentPerFlush = 50, onError = noop } = options;
+  const methodName = options.methodName ?? createUsageMethodNamer();
+  const onSetAside = options.onSetAside ?? noop;
+  let consecutiveFailures = 0;
+  let lastSuccessAt: number | undefined;
+  let setAsideRows = 0;
+  let flushes = 0;
+  let flushMsTotal = 0;
+  let lastFlushMs: number | null = null;
   const ringSize = Math.min(maxRecentPerKey, maxRecentPerFlush);
   let aggs: Aggregates = new Map();
   let errors = new Map<string, { -readonly [K in keyof UsageErrorCount]: UsageErrorCount[K] }>();
@@ -178,14 +224,39 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   };
 
   const flushOnce = async () => {
-    if (aggs.size === 0 && errors.size === 0 && rings.size === 0) return;
+    if (aggs.size === 0 && errors.size === 0 && rings.size === 0) {
+      consecutiveFailures = 0;
+      lastSuccessAt = Date.now();
+      return;
+    }
     const batch = take();
+    let result: Awaited<ReturnType<typeof store.write>>;
+    const started = performance.now();
     try {
-      await store.write(batch);
+      result = await store.write(batch);
+      lastFlushMs = performance.now() - started;
+      flushes++;
+      flushMsTotal += lastFlushMs;
     } catch (err) {
-      putBack(batch);
+      // what the store did not write comes back (all of it, unless it says otherwise)
+      putBack(err instanceof UsageWriteError ? err.unwritten : batch);
+      consecutiveFailures++;
       throw err;
     }
+    consecutiveFailures = 0;
+    lastSuccessAt = Date.now();
+    if (result !== undefined && result.setAside > 0) {
+      setAsideRows += result.setAside;
+      onSetAside(result.setAside, result.setAsideReason);
+    }
+  };
+
+  const pendingRows = () => {
+    let n = errors.size;
+    for (const byKey of aggs.values())
+      for (const byNetwork of byKey.values()) for (const byMethod of byNetwork.values()) n += byMethod.size;
+    for (const ring of rings.values()) n += ring.items.length;
+    return n;
   };
 
   const flush = (): Promise<void> => {
@@ -203,10 +274,13 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   timer.unref();
 
   return {
-    record(e) {
+    record(event) {
       if (closed) return;
+      // the client's text never reaches storage: a table's name or a placeholder does
+      const method = methodName(event.network, event.transport, event.method);
+      const e = method === event.method ? event : { ...event, method };
       const at = e.at;
-      const agg = aggFor(aggs, at - (at % MINUTE), e.key, e.network, e.method, e.accountId);
+      const agg = aggFor(aggs, at - (at % MINUTE), e.key, e.network, method, e.accountId);
       agg.requests++;
       agg.credits += e.credits;
       const latency = e.latencyMs;
@@ -221,6 +295,16 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       pushRecent(e);
     },
     flush,
+    health: () => ({
+      status: consecutiveFailures >= USAGE_FAILING_AFTER ? 'failing' : 'ok',
+      consecutiveFailures,
+      lastSuccessAt: lastSuccessAt === undefined ? null : new Date(lastSuccessAt).toISOString(),
+      pendingRows: pendingRows(),
+      setAsideRows,
+      flushes,
+      flushMsTotal,
+      lastFlushMs,
+    }),
     async close() {
       closed = true;
       clearInterval(timer);

@@ -1,14 +1,16 @@
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import type { SqlQuery } from '../store/createSqlKeyStore.js';
+import { join } from 'node:path';
+import { DEFAULT_EMBEDDED_QUERY_TIMEOUT_MS } from '../store/embedded/openEmbeddedDatabase.js';
+import { startDatabaseWorker } from '../store/embedded/startDatabaseWorker.js';
 import { createSqlUsageStore, type SqlUsageStoreOptions } from './createSqlUsageStore.js';
 import type { UsageStore } from './UsageStore.js';
-import { USAGE_SCHEMA } from './usageSql.js';
+import { SQLITE_USAGE_SQL } from './usageSqliteSql.js';
 
 /**
- * The embedded usage store: PGlite in `dir` (created if missing), or in memory when `dir` is
- * undefined. Same SQL as PostgreSQL. One process owns a data directory at a time; use a
- * directory of its own (not the key store's).
+ * An embedded usage store of its own: SQLite (`node:sqlite`, in a worker thread, so a flush never
+ * runs on the caller's event loop) in `dir/usage.db` (`dir` created if missing), or in memory when
+ * `dir` is undefined. The gateway keeps usage in its one database (`openSqlUsageStore(db.sql)`);
+ * this one is for tools and tests that want usage alone.
  *
  * @example
  * const usage = await openEmbeddedUsageStore('.nodegate/usage');
@@ -19,17 +21,16 @@ export async function openEmbeddedUsageStore(
   dir: string | undefined,
   options: SqlUsageStoreOptions = {},
 ): Promise<UsageStore> {
-  if (dir !== undefined) await mkdir(dir, { recursive: true });
-  const db = dir === undefined ? new PGlite() : new PGlite(dir);
+  if (dir !== undefined) await mkdir(dir, { recursive: true, mode: 0o700 });
+  const conn = await startDatabaseWorker('sqlite', {
+    path: dir === undefined ? undefined : join(dir, 'usage.db'),
+    busyTimeoutMs: DEFAULT_EMBEDDED_QUERY_TIMEOUT_MS,
+  });
   try {
-    await db.exec(USAGE_SCHEMA);
+    await SQLITE_USAGE_SQL.applySchema(conn);
   } catch (err) {
-    await db.close();
+    await conn.close();
     throw new Error(`cannot open the embedded usage store: ${(err as Error).message}`);
   }
-  return createSqlUsageStore(
-    ((sql: string, params?: unknown[]) => db.query(sql, params)) as SqlQuery,
-    () => db.close(),
-    options,
-  );
+  return createSqlUsageStore(conn, () => conn.close(), options);
 }

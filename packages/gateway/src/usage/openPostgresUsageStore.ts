@@ -1,11 +1,15 @@
 import pg from 'pg';
 import type { SqlQuery } from '../store/createSqlKeyStore.js';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../store/postgres/openPostgresDatabase.js';
 import { createSqlUsageStore, type SqlUsageStoreOptions } from './createSqlUsageStore.js';
 import type { UsageStore } from './UsageStore.js';
 import { USAGE_SCHEMA } from './usageSql.js';
 
+/** The schema is applied at startup under this deadline. */
+const SETUP_TIMEOUT_MS = 60_000;
+
 /** Options of {@link openPostgresUsageStore}. */
-export interface PostgresUsageStoreOptions extends SqlUsageStoreOptions {
+export interface PostgresUsageStoreOptions extends SqlUsageStoreOptions, Partial<DatabaseTimeouts> {
   /** Schema holding the usage tables (default `public`); created if missing. */
   readonly schema?: string;
   /** Pool size (default 5). */
@@ -15,6 +19,11 @@ export interface PostgresUsageStoreOptions extends SqlUsageStoreOptions {
 /**
  * The PostgreSQL usage store, for deployments running several gateways over one database:
  * their writes for the same minute add up. Creates the schema and tables if missing.
+ *
+ * Statements have the gateway database's deadlines (`queryTimeoutMs`, default 5 s: the server's
+ * `statement_timeout` and pg's `query_timeout`, which drops a silent connection; connecting and
+ * waiting for a pooled connection `connectTimeoutMs`, default 3 s), so a flush never waits on a
+ * stalled database for longer; the recorder keeps what it could not write for the next flush.
  *
  * @example
  * const usage = await openPostgresUsageStore('postgres://nodegate@db.internal/nodegate', { schema: 'nodegate' });
@@ -27,31 +36,46 @@ export async function openPostgresUsageStore(
 ): Promise<UsageStore> {
   const schema = options.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_DATABASE_TIMEOUTS.queryTimeoutMs;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs;
+  const searchPath = `-c search_path=${schema}`;
+  // One transaction under an advisory lock: gateways starting together do not race on DDL. On a
+  // connection of its own without the statement deadline (it may wait for another gateway's lock).
+  const setup = new pg.Client({
+    connectionString: url,
+    options: searchPath,
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: SETUP_TIMEOUT_MS,
+  });
+  setup.on('error', () => {
+    // surfaced by the query below
+  });
+  try {
+    await setup.connect();
+    try {
+      await setup.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(hashtext('nodegate_usage_schema')); CREATE SCHEMA IF NOT EXISTS ${schema}; ${USAGE_SCHEMA}; COMMIT;`,
+      );
+    } catch (err) {
+      await setup.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  } catch (err) {
+    throw new Error(`cannot open the PostgreSQL usage store: ${(err as Error).message}`);
+  } finally {
+    await setup.end().catch(() => {});
+  }
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 5,
-    options: `-c search_path=${schema}`,
+    options: `${searchPath} -c statement_timeout=${queryTimeoutMs}`,
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: queryTimeoutMs,
+    keepAlive: true,
   });
   pool.on('error', () => {
     // an idle client's error is surfaced by the next query
   });
-  try {
-    // One transaction under an advisory lock: gateways starting together do not race on DDL.
-    const client = await pool.connect();
-    try {
-      await client.query(
-        `BEGIN; SELECT pg_advisory_xact_lock(hashtext('nodegate_usage_schema')); CREATE SCHEMA IF NOT EXISTS ${schema}; ${USAGE_SCHEMA}; COMMIT;`,
-      );
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
-  } catch (err) {
-    await pool.end();
-    throw new Error(`cannot open the PostgreSQL usage store: ${(err as Error).message}`);
-  }
   return createSqlUsageStore(
     ((sql: string, params?: unknown[]) => pool.query(sql, params)) as SqlQuery,
     () => pool.end(),

@@ -1,25 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import type { SqlQuery } from '../store/createSqlKeyStore.js';
+import { openEmbeddedDatabase } from '../store/embedded/openEmbeddedDatabase.js';
 import { openSqlUsageStore } from './openSqlUsageStore.js';
 import { aggregate } from './usageStoreContract.js';
 
 const URL = process.env.NODEGATE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const T0 = Date.UTC(2024, 0, 1);
 
-it('shares a PGlite connection it does not own, applying its tables idempotently', async () => {
-  const db = new PGlite();
+it('shares the embedded database it does not own, applying its tables idempotently', async () => {
+  const db = await openEmbeddedDatabase(undefined);
   try {
-    const query = ((sql: string, params?: unknown[]) => db.query(sql, params)) as SqlQuery;
-    await db.exec('CREATE TABLE api_keys (key text PRIMARY KEY)');
-    const usage = await openSqlUsageStore(query);
+    const usage = await openSqlUsageStore(db.sql);
     await usage.write({ aggregates: [aggregate({ minute: T0, key: 'k1', requests: 3 })], errors: [], recent: [] });
-    const again = await openSqlUsageStore(query);
+    const again = await openSqlUsageStore(db.sql);
     expect((await again.totals({ key: 'k1', from: T0, to: T0 + 60_000 })).requests).toBe(3);
     await usage.close(); // leaves the connection open for its owner
-    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys')).rows[0]?.n).toBe(0);
+    expect((await db.query<{ n: number }>('SELECT count(*) AS n FROM api_keys')).rows[0]?.n).toBe(0);
   } finally {
     await db.close();
   }

@@ -1,3 +1,8 @@
+import type { SqlDialect } from '../store/SqlConnection.js';
+import type { UsageBatch, UsageBucket } from './UsageStore.js';
+import { DEAD_LETTER_KEEP, type UsageDialect } from './UsageDialect.js';
+import { SQLITE_USAGE_SQL } from './usageSqliteSql.js';
+
 /**
  * The request log's table as it was first created. Columns added since come by `ALTER` in
  * `USAGE_SCHEMA`, so new and older databases end up alike; the migration test starts from it.
@@ -23,7 +28,9 @@ CREATE TABLE IF NOT EXISTS usage_recent (
 );`;
 
 /**
- * Usage tables, shared by the embedded (PGlite) and PostgreSQL stores. Idempotent.
+ * Usage tables in PostgreSQL (and in PGlite data directories of earlier versions, which
+ * `migratePgliteDataDir` brings to them before copying them; the embedded SQLite has the same
+ * tables in `usageSqliteSql.ts`). Idempotent.
  *
  * - `usage_minute`: per (minute, key, network, method) sums; `usage_hour` holds the same sums
  *   per hour, so that long ranges read 60 times fewer rows.
@@ -34,6 +41,8 @@ CREATE TABLE IF NOT EXISTS usage_recent (
  * - `usage_recent`: the request explorer's log, trimmed to the newest N per key on every write;
  *   `failover` is `partner` when a failover partner answered (added by `ALTER` to the table as
  *   first created, `USAGE_RECENT_TABLE`).
+ * - `usage_dead_letter`: rows a write could not store (the database refused them), kept for the
+ *   operator with the database's reason; the newest 10,000.
  *
  * Times are `timestamptz` binned from the Unix epoch (UTC), whatever the session's time zone.
  *
@@ -131,7 +140,30 @@ ${USAGE_RECENT_TABLE}
 CREATE INDEX IF NOT EXISTS usage_recent_key_at ON usage_recent (key, at DESC, id DESC);
 -- columns added to usage_recent since it was first created
 ALTER TABLE usage_recent ADD COLUMN IF NOT EXISTS failover text;
+CREATE TABLE IF NOT EXISTS usage_dead_letter (
+  id     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at     timestamptz NOT NULL DEFAULT now(),
+  kind   text NOT NULL,
+  data   text NOT NULL,
+  error  text NOT NULL
+);
 `;
+
+/**
+ * Sets rows aside: `$1` kinds, `$2` the rows as JSON, `$3` the errors; then keeps the newest
+ * {@link DEAD_LETTER_KEEP} rows (the ones just added come on top of those).
+ *
+ * @example
+ * await query(DEAD_LETTER_SQL, [['recent'], ['{"key":"k1",…}'], ['value too long']]);
+ */
+export const DEAD_LETTER_SQL = `
+WITH added AS (
+  INSERT INTO usage_dead_letter (kind, data, error)
+  SELECT kind, data, error FROM unnest($1::text[], $2::text[], $3::text[]) AS u(kind, data, error)
+)
+DELETE FROM usage_dead_letter WHERE id < (
+  SELECT min(id) FROM (SELECT id FROM usage_dead_letter ORDER BY id DESC LIMIT ${DEAD_LETTER_KEEP}) newest
+)`;
 
 const EPOCH = `timestamptz '1970-01-01 00:00:00+00'`;
 const fromMs = (col: string) => `(${EPOCH} + ${col} * interval '1 millisecond')`;
@@ -229,3 +261,94 @@ DELETE FROM usage_recent WHERE id IN (
     FROM usage_recent WHERE key = ANY($1::text[])
   ) ranked WHERE n > $2
 )`;
+
+/** Parameters of WRITE_SQL, column by column. */
+function writeParams(batch: UsageBatch): unknown[] {
+  const { aggregates: a, errors: e, recent: r } = batch;
+  const nullable = <T>(v: T | undefined) => (v === undefined ? null : v);
+  return [
+    a.map((x) => x.minute),
+    a.map((x) => x.key),
+    a.map((x) => x.accountId),
+    a.map((x) => x.network),
+    a.map((x) => x.method),
+    a.map((x) => x.requests),
+    a.map((x) => x.credits),
+    a.map((x) => x.errors),
+    a.map((x) => x.latencyMsSum),
+    a.map((x) => x.latencyMsMax),
+    a.map((x) => x.bytesIn),
+    a.map((x) => x.bytesOut),
+    e.map((x) => x.minute),
+    e.map((x) => x.key),
+    e.map((x) => x.accountId),
+    e.map((x) => x.network),
+    e.map((x) => x.status),
+    e.map((x) => x.errorCode),
+    e.map((x) => x.count),
+    r.map((x) => x.key),
+    r.map((x) => x.accountId),
+    r.map((x) => x.requestId),
+    r.map((x) => x.at),
+    r.map((x) => x.network),
+    r.map((x) => x.method),
+    r.map((x) => x.transport),
+    r.map((x) => x.status),
+    r.map((x) => nullable(x.errorCode)),
+    r.map((x) => nullable(x.refusal)),
+    r.map((x) => x.latencyMs),
+    r.map((x) => x.credits),
+    r.map((x) => x.bytesIn),
+    r.map((x) => x.bytesOut),
+    r.map((x) => nullable(x.upstream)),
+    r.map((x) => nullable(x.failover)),
+  ];
+}
+
+const WIDTHS: Record<UsageBucket, string> = {
+  '1m': '1 minute',
+  '5m': '5 minutes',
+  '15m': '15 minutes',
+  '1h': '1 hour',
+  '1d': '1 day',
+};
+
+/**
+ * The usage store's PostgreSQL dialect: a flush is one statement (`WRITE_SQL`, arrays unnested),
+ * rows set aside one (`DEAD_LETTER_SQL`), the log's trim one (`TRIM_RECENT_SQL`); the schema is
+ * created in one statement under an advisory lock, so that gateways starting together do not race.
+ */
+export const POSTGRES_USAGE_SQL: UsageDialect = {
+  dialect: 'postgres',
+  async applySchema(sql) {
+    await sql.query(
+      `DO $usage$ BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('nodegate_usage_schema'));
+        ${USAGE_SCHEMA}
+      END $usage$`,
+    );
+  },
+  async write(sql, batch) {
+    await sql.query(WRITE_SQL, writeParams(batch));
+  },
+  async setAside(sql, rows) {
+    await sql.query(DEAD_LETTER_SQL, [rows.map((r) => r.kind), rows.map((r) => r.data), rows.map((r) => r.error)]);
+  },
+  async trimRecent(sql, keys, keep) {
+    await sql.query(TRIM_RECENT_SQL, [keys, keep]);
+  },
+  param: (n) => `$${n}`,
+  timeValue: (ms) => new Date(ms).toISOString(),
+  timeParam: (n) => `$${n}::timestamptz`,
+  bin: (bucket, col) => bin(WIDTHS[bucket], col),
+};
+
+/**
+ * The usage store's statements for each dialect (PostgreSQL's here, the embedded SQLite's in
+ * `usageSqliteSql.ts`).
+ *
+ * @example
+ * const dialect = USAGE_SQL[sql.dialect];
+ * await dialect.write(sql, cleanUsageBatch(batch));
+ */
+export const USAGE_SQL: Record<SqlDialect, UsageDialect> = { postgres: POSTGRES_USAGE_SQL, sqlite: SQLITE_USAGE_SQL };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UsageEvent } from './UsageEvent.js';
 import type { UsageAggregate, UsageErrorCount, UsageStore } from './UsageStore.js';
 import { USAGE_RECENT_TABLE } from './usageSql.js';
+import { usageStoreBoundsContract } from './usageStoreBoundsContract.js';
 
 const M = 60_000;
 const H = 3_600_000;
@@ -75,11 +76,12 @@ const batch = (p: {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The contract every UsageStore must pass (embedded PGlite, PostgreSQL). `open` returns a
- * fresh, empty store; the suite closes it.
+ * The contract every UsageStore must pass (the embedded SQLite, PostgreSQL). `open` returns a
+ * fresh, empty store; the suite closes it. It includes `usageStoreBoundsContract` (stored
+ * texts bounded, refused rows set aside).
  *
  * @example
- * usageStoreContract('embedded (PGlite)', () => openEmbeddedUsageStore(undefined), openEmbeddedAfter);
+ * usageStoreContract('embedded (SQLite)', () => openEmbeddedUsageStore(undefined), openAfterPglite);
  */
 export function usageStoreContract(
   name: string,
@@ -377,6 +379,8 @@ export function usageStoreContract(
           refusal: 'rate',
           latencyMs: 5,
           credits: 10,
+          bytesIn: 100,
+          bytesOut: 200,
           upstream: null,
           failover: null,
         });
@@ -394,6 +398,11 @@ export function usageStoreContract(
           events[3]!.requestId,
         ]);
         expect(await store.recentRequests('k1', { limit: 10, method: 'eth_getBalance', status: 500 })).toEqual([]);
+        // one request by its id (the request explorer's detail); another key's id is not found
+        expect(
+          (await store.recentRequests('k1', { limit: 10, requestId: events[3]!.requestId })).map((r) => r.at),
+        ).toEqual([iso(T0 + 3007)]);
+        expect(await store.recentRequests('k2', { limit: 10, requestId: events[3]!.requestId })).toEqual([]);
         // the log keeps the newest N of each key written
         await store.write(batch({ recent: [usageEvent({ key: 'k1', at: T0 + 10_000 })], keepRecentPerKey: 4 }));
         expect((await store.recentRequests('k1', { limit: 10 })).map((r) => r.at)).toEqual([
@@ -487,5 +496,8 @@ export function usageStoreContract(
         await store.close();
       }
     });
+
+    // what clients can send: bounded at the store, and a refused row set aside
+    usageStoreBoundsContract(open);
   });
 }

@@ -6,7 +6,7 @@
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'X-Stream-Output, X-Chunked-Output, X-Content-Length, X-Stream-Error, X-Request-Id, Retry-After, X-Nodegate-Failover, X-Cache',
+    'X-Stream-Output, X-Chunked-Output, X-Content-Length, X-Stream-Error, X-Request-Id, Retry-After, X-Nodegate-Failover, X-Cache, X-Nodegate-Upstream, X-Nodegate-Attempts, X-Nodegate-Cache, X-Nodegate-Multiplexed, X-Nodegate-Split',
 } as const;
 
 /** The answer to a CORS preflight of a JSON-RPC endpoint. */

@@ -1,4 +1,6 @@
 import type { MethodPolicy } from '../types.js';
+import { withMultiplexable } from '../withMultiplexable.js';
+import { contractsAt } from './contractsAt.js';
 import { restoreProofKeys } from './eth_getProof.js';
 import { eth_getTransactionByBlockNumberAndIndex as pendingTransactionByIndex } from './eth_getTransactionByBlockNumberAndIndex.js';
 import { normalizePendingBlock, normalizeTransactionByHash } from './normalizePending.js';
@@ -34,43 +36,24 @@ const callObject = p('transaction call object', parseCallObject);
 
 const isPending = (params: readonly unknown[]): boolean => params[0] === 'pending';
 
-// What a call names for the contract allowlist (MethodTraits.contracts). Params are the
-// positional array as sent; any unexpected shape yields [] (refused when the list is set).
-const NONE: readonly string[] = Object.freeze([]);
-const at = (params: unknown, i: number): unknown => (Array.isArray(params) ? params[i] : undefined);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** params[0] is the address (eth_getBalance, eth_getCode, eth_getStorageAt, …). */
-const addressParam = (params: unknown): readonly string[] => {
-  const a = at(params, 0);
-  return typeof a === 'string' ? [a] : NONE;
-};
-/** params[0] is a call object; its `to` (none for a contract creation). */
-const callTarget = (params: unknown): readonly string[] => {
-  const call = at(params, 0);
-  return isObject(call) && typeof call.to === 'string' ? [call.to] : NONE;
-};
-/** A log filter's `address`: one, or a list of them; absent (every contract) gives []. */
-const filterAddresses = (filter: unknown): readonly string[] => {
-  if (!isObject(filter)) return NONE;
-  const a = filter.address;
-  if (typeof a === 'string') return [a];
-  if (Array.isArray(a) && a.every((x) => typeof x === 'string')) return a as string[];
-  return NONE;
-};
+// Where a row's params name addresses, for the contract allowlist (MethodTraits.contracts).
+const addressAt0 = contractsAt({ at: 0, holds: 'address' });
+const filterAt0 = contractsAt({ at: 0, holds: 'logFilter' });
 
 /**
  * The Ethereum method table: every eth_/net_/web3_ method nodegate serves, with its params
  * schema, kind, credit cost and cache policy. A method not in this table answers -32601 and
- * never reaches an upstream. The first seven rows are the seed methods of the interface.
+ * never reaches an upstream. The first seven rows are the seed methods of the interface. Every
+ * row gets `multiplexable` from its kind (`withMultiplexable`).
  */
-export const ethMethods = {
+export const ethMethods = withMultiplexable({
   eth_getStorageAt: {
     params: [address, p('storage position', parseStoragePosition), blockOrHash],
     required: 3,
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    contracts: addressParam,
+    contracts: addressAt0,
   },
   eth_getBlockByHash: {
     params: [blockHash, fullTx],
@@ -119,7 +102,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 150,
     cache: 'by-block',
-    contracts: addressParam,
+    contracts: addressAt0,
     normalizer: (params) => (r) => restoreProofKeys(r, params),
   },
 
@@ -147,7 +130,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    contracts: addressParam,
+    contracts: addressAt0,
   },
   eth_getCode: {
     params: [address, blockOrHash],
@@ -155,7 +138,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    contracts: addressParam,
+    contracts: addressAt0,
   },
   eth_getTransactionCount: {
     params: [address, blockOrHash],
@@ -163,7 +146,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    contracts: addressParam,
+    contracts: addressAt0,
   },
   eth_call: {
     params: [callObject, blockOrHash, p('state overrides', parseAny), p('block overrides', parseAny)],
@@ -171,7 +154,11 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    contracts: callTarget,
+    contracts: contractsAt(
+      { at: 0, holds: 'call' },
+      { at: 2, holds: 'stateOverrides' },
+      { at: 3, holds: 'blockOverrides' },
+    ),
   },
   eth_estimateGas: {
     params: [callObject, blockOrHash, p('state overrides', parseAny)],
@@ -180,7 +167,7 @@ export const ethMethods = {
     credits: 300,
     heavy: true,
     cache: 'never',
-    contracts: callTarget,
+    contracts: contractsAt({ at: 0, holds: 'call' }, { at: 2, holds: 'stateOverrides' }),
   },
   eth_createAccessList: {
     params: [callObject, blockOrHash],
@@ -188,7 +175,7 @@ export const ethMethods = {
     kind: 'read',
     credits: 80,
     cache: 'by-block',
-    contracts: callTarget,
+    contracts: contractsAt({ at: 0, holds: 'call' }),
   },
   eth_getTransactionReceipt: { params: [txHash], required: 1, kind: 'read', credits: 80, cache: 'immutable' },
   eth_getBlockReceipts: {
@@ -206,7 +193,7 @@ export const ethMethods = {
     credits: 255,
     heavy: true,
     cache: 'by-block',
-    contracts: (params) => filterAddresses(at(params, 0)),
+    contracts: filterAt0,
   },
   eth_sendRawTransaction: {
     params: [p('signed transaction', parseData)],
@@ -251,23 +238,39 @@ export const ethMethods = {
   eth_hashrate: { params: [], required: 0, kind: 'read', credits: 5, cache: 'head' },
   eth_coinbase: { params: [], required: 0, kind: 'read', credits: 5, cache: 'head' },
 
-  // Filters (state lives on the upstream).
+  // Filters: the gateway's registry (filters/) keeps each filter's key and the upstream that holds it.
   eth_newFilter: {
     params: [p('filter', parseLogFilter)],
     required: 1,
     kind: 'filter',
     credits: 80,
     cache: 'never',
-    contracts: (params) => filterAddresses(at(params, 0)),
+    contracts: filterAt0,
+    filter: { op: 'install', kind: 'logs' },
   },
-  eth_newBlockFilter: { params: [], required: 0, kind: 'filter', credits: 80, cache: 'never' },
-  eth_newPendingTransactionFilter: { params: [], required: 0, kind: 'filter', credits: 80, cache: 'never' },
+  eth_newBlockFilter: {
+    params: [],
+    required: 0,
+    kind: 'filter',
+    credits: 80,
+    cache: 'never',
+    filter: { op: 'install', kind: 'blocks' },
+  },
+  eth_newPendingTransactionFilter: {
+    params: [],
+    required: 0,
+    kind: 'filter',
+    credits: 80,
+    cache: 'never',
+    filter: { op: 'install', kind: 'transactions' },
+  },
   eth_getFilterChanges: {
     params: [p('filter id', parseFilterId)],
     required: 1,
     kind: 'filter',
     credits: 140,
     cache: 'never',
+    filter: { op: 'read' },
   },
   eth_getFilterLogs: {
     params: [p('filter id', parseFilterId)],
@@ -276,6 +279,7 @@ export const ethMethods = {
     credits: 255,
     heavy: true,
     cache: 'never',
+    filter: { op: 'read' },
   },
   eth_uninstallFilter: {
     params: [p('filter id', parseFilterId)],
@@ -283,6 +287,7 @@ export const ethMethods = {
     kind: 'filter',
     credits: 80,
     cache: 'never',
+    filter: { op: 'uninstall' },
   },
 
   // Subscriptions: WebSocket only.
@@ -292,7 +297,7 @@ export const ethMethods = {
     kind: 'subscription',
     credits: 5,
     cache: 'never',
-    contracts: (params) => (at(params, 0) === 'logs' ? filterAddresses(at(params, 1)) : undefined),
+    contracts: contractsAt({ at: 1, holds: 'logsSubscription' }),
     wsOnly: true,
   },
   eth_unsubscribe: {
@@ -336,7 +341,7 @@ export const ethMethods = {
     cache: 'never',
     devOnly: true,
   },
-} as const satisfies Record<string, MethodPolicy>;
+} as const satisfies Record<string, MethodPolicy>);
 
 export type EthMethod = keyof typeof ethMethods;
 
@@ -351,4 +356,8 @@ export const ethDevMethod: MethodPolicy = {
   credits: 80,
   cache: 'never',
   devOnly: true,
+  multiplexable: false,
+  // anvil_setCode, anvil_setStorageAt, anvil_impersonateAccount…: any account's code and state
+  // change for every later call, so a key with a contract allowlist cannot call them
+  contracts: () => [],
 };

@@ -1,23 +1,33 @@
+import type { StarknetSpecMethodName } from '@nodegate/starknet-spec';
 import { GatewayError } from '../../errors/GatewayError.js';
 import type { RpcRequest } from '../../jsonrpc/types.js';
 import type { FamilyHandler, PreparedCall } from '../FamilyHandler.js';
-import type { MethodTraits } from '../types.js';
-import { invalid } from './starknetParams.js';
+import { requireSpecFields } from './requireSpecFields.js';
+import { devParams, starknetDevMethods, unlistedDevMethod } from './starknetDevMethods.js';
+import { checkBlockId, invalid } from './starknetParams.js';
+import { type L1Networks, preparePostmanCall } from './starknetPostmanMethods.js';
 import { type StarknetLimits, type StarknetMethod, starknetMethods } from './starknetMethods.js';
 
 /** What the upstream calls the pre-confirmed block: `pre_confirmed` (spec >= 0.9) or `pending`. */
 export type PendingTag = 'pre_confirmed' | 'pending';
 
 const table: Readonly<Record<string, StarknetMethod>> = starknetMethods;
-const devTraits: MethodTraits = { kind: 'write', credits: 80, cache: 'never', devOnly: true };
 
 /**
  * The Starknet family: `stk_<name>` (seed shapes) and `starknet_<name>` (spec shapes) for every
  * spec 0.10 method, forwarded upstream as `starknet_<name>` with named params. Positional
  * params are read in the spec's order. The block tag `pending` (and `pre_confirmed`) is sent
- * as whatever the upstream calls the pre-confirmed block. `devnet_*` pass on dev networks.
+ * as whatever the upstream calls the pre-confirmed block. `devnet_*` pass on dev networks only, checked by the
+ * dev methods table (`starknetDevMethods.ts`), and are refused to a key with a contract allowlist.
  */
-export function createStarknetFamily(options: StarknetLimits & { pendingTag: PendingTag }): FamilyHandler {
+export function createStarknetFamily(
+  options: StarknetLimits & {
+    pendingTag: PendingTag;
+    /** The Ethereum dev networks a dev chain may use as L1 (`devnet_postmanLoad`; see `starknetPostmanMethods.ts`). */
+    l1Networks?: L1Networks;
+  },
+): FamilyHandler {
+  const l1Networks: L1Networks = options.l1Networks ?? new Map();
   const limits: StarknetLimits = { maxChunkSize: options.maxChunkSize };
   const mapTag = (v: unknown) => (v === 'pending' || v === 'pre_confirmed' ? options.pendingTag : v);
   return {
@@ -27,7 +37,10 @@ export function createStarknetFamily(options: StarknetLimits & { pendingTag: Pen
       const { method } = request;
       if (method.startsWith('devnet_')) {
         if (!ctx.dev) throw new GatewayError('METHOD_NOT_FOUND', `method ${method} is only available on dev networks`);
-        return { policy: devTraits, upstreamMethod: method, upstreamParams: request.params ?? {} };
+        const postman = preparePostmanCall(method, request.params, l1Networks);
+        if (postman) return postman;
+        const dev = Object.hasOwn(starknetDevMethods, method) ? starknetDevMethods[method]! : unlistedDevMethod;
+        return { policy: dev, upstreamMethod: method, upstreamParams: devParams(method, dev, request.params) };
       }
       const seed = method.startsWith('stk_');
       const name = seed ? method.slice(4) : method.startsWith('starknet_') ? method.slice(9) : undefined;
@@ -39,6 +52,9 @@ export function createStarknetFamily(options: StarknetLimits & { pendingTag: Pen
         throw new GatewayError('METHOD_NOT_FOUND', `method ${method} is only available over WebSocket (/ws/v3/<key>)`);
       }
       const params = toNamed(method, row, request.params);
+      requireSpecFields(name as StarknetSpecMethodName, params);
+      // every block id has one of the spec's three shapes, whichever method names it
+      if (params.block_id !== undefined) checkBlockId(params.block_id, 'block_id');
       row.validate?.(params, limits);
       if (params.block_id !== undefined) params.block_id = mapTag(params.block_id);
       if (name === 'getEvents' && typeof params.filter === 'object' && params.filter !== null) {

@@ -8,6 +8,47 @@ const STRK_TOKEN = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f428
 const ACCOUNT = '0x64b48806902a367c8598f4f95c305e8c1a1acba5f082d294a43793113115691';
 const SELECTOR = '0x2e4263afad30923c891518314c3c95dbe830a16874e8abc5777a9a20b54c76e';
 const BLOCK = { block_number: 10 };
+const V3 = {
+  version: '0x3',
+  signature: ['0x1', '0x2'],
+  nonce: '0x0',
+  resource_bounds: {
+    l1_gas: { max_amount: '0x0', max_price_per_unit: '0x1' },
+    l2_gas: { max_amount: '0x100', max_price_per_unit: '0x1' },
+    l1_data_gas: { max_amount: '0x10', max_price_per_unit: '0x1' },
+  },
+  tip: '0x0',
+  paymaster_data: [],
+  nonce_data_availability_mode: 'L1',
+  fee_data_availability_mode: 'L1',
+};
+/** A Cairo 1 multicall of one transfer (what the dev chain's and standard accounts take). */
+const INVOKE = {
+  type: 'INVOKE',
+  sender_address: ACCOUNT,
+  calldata: ['0x1', ETH_TOKEN, SELECTOR, '0x3', ACCOUNT, '0x5', '0x0'],
+  account_deployment_data: [],
+  ...V3,
+};
+/** Two calls: ETH then STRK. */
+const MULTICALL = ['0x2', ETH_TOKEN, SELECTOR, '0x1', '0x5', STRK_TOKEN, SELECTOR, '0x0'];
+/** The legacy layout: [n, (to, selector, offset, len)*, total, ...data]. */
+const CAIRO0_MULTICALL = ['0x1', STRK_TOKEN, SELECTOR, '0x0', '0x2', '0x2', '0x7', '0x8'];
+const DECLARE = {
+  type: 'DECLARE',
+  sender_address: ACCOUNT,
+  contract_class: {},
+  compiled_class_hash: '0x1',
+  account_deployment_data: [],
+  ...V3,
+};
+const DEPLOY_ACCOUNT = {
+  type: 'DEPLOY_ACCOUNT',
+  class_hash: '0x1',
+  contract_address_salt: '0x2',
+  constructor_calldata: [],
+  ...V3,
+};
 
 const family = createStarknetFamily({ maxChunkSize: 1000, pendingTag: 'pre_confirmed' });
 // over WebSocket, where every row (the subscriptions included) is served
@@ -23,7 +64,6 @@ const CASES: Record<string, Array<[params: Record<string, unknown>, expected: re
       },
       [ETH_TOKEN],
     ],
-    [{ request: { entry_point_selector: SELECTOR, calldata: [] }, block_id: 'latest' }, []],
   ],
   getStorageAt: [[{ contract_address: ETH_TOKEN, key: '0x1', block_id: BLOCK }, [ETH_TOKEN]]],
   getNonce: [[{ block_id: 'pending', contract_address: ACCOUNT }, [ACCOUNT]]],
@@ -44,6 +84,41 @@ const CASES: Record<string, Array<[params: Record<string, unknown>, expected: re
     [{ from_address: ETH_TOKEN, keys: [[SELECTOR]] }, [ETH_TOKEN]],
     [{ from_address: [ETH_TOKEN, STRK_TOKEN], finality_status: 'PRE_CONFIRMED' }, [ETH_TOKEN, STRK_TOKEN]],
     [{ keys: [[SELECTOR]] }, []],
+  ],
+  // simulations run the sender's account code and its multicall's targets
+  estimateFee: [
+    [{ request: [INVOKE], simulation_flags: [], block_id: 'latest' }, [ACCOUNT, ETH_TOKEN]],
+    [
+      { request: [INVOKE, { ...INVOKE, calldata: MULTICALL }], simulation_flags: ['SKIP_VALIDATE'], block_id: BLOCK },
+      [ACCOUNT, ETH_TOKEN, ACCOUNT, ETH_TOKEN, STRK_TOKEN],
+    ],
+    [{ request: [INVOKE, DECLARE], simulation_flags: [], block_id: 'latest' }, []],
+    [{ request: [DEPLOY_ACCOUNT], simulation_flags: [], block_id: 'latest' }, []],
+    [{ request: [{ ...INVOKE, calldata: ['0x1', ETH_TOKEN] }], simulation_flags: [], block_id: 'latest' }, []],
+    [{ request: [{ ...INVOKE, paymaster_data: ['0x1'] }], simulation_flags: [], block_id: 'latest' }, []],
+    [{ request: [{ ...INVOKE, account_deployment_data: ['0x1'] }], simulation_flags: [], block_id: 'latest' }, []],
+  ],
+  simulateTransactions: [
+    [{ block_id: 'latest', transactions: [INVOKE], simulation_flags: [] }, [ACCOUNT, ETH_TOKEN]],
+    [
+      { block_id: 'latest', transactions: [{ ...INVOKE, calldata: CAIRO0_MULTICALL }], simulation_flags: [] },
+      [ACCOUNT, STRK_TOKEN],
+    ],
+    [{ block_id: 'latest', transactions: [DEPLOY_ACCOUNT, INVOKE], simulation_flags: [] }, []],
+  ],
+  estimateMessageFee: [
+    [
+      {
+        message: {
+          from_address: '0x8453fc6cd1bcfe8d4dfc069c400b433054d47bdc',
+          to_address: STRK_TOKEN,
+          entry_point_selector: SELECTOR,
+          payload: [],
+        },
+        block_id: 'latest',
+      },
+      [STRK_TOKEN],
+    ],
   ],
   getStorageProof: [
     [{ block_id: 'latest', class_hashes: ['0x1'] }, undefined],
@@ -108,5 +183,11 @@ describe('starknet rows: contracts', () => {
     }
     expect(table.getStorageProof!.contracts!({ contract_addresses: 'x' })).toEqual([]);
     expect(table.getStorageProof!.contracts!({ contracts_storage_keys: [{}] })).toEqual([]);
+    // a call without its contract names every contract (and the family refuses it: the spec requires the field)
+    const noContract = { request: { entry_point_selector: SELECTOR, calldata: [] }, block_id: 'latest' };
+    expect(table.call!.contracts!(noContract)).toEqual([]);
+    expect(() => family.prepare({ id: 1, method: 'starknet_call', params: noContract }, ctx)).toThrow(
+      /request\.contract_address: expected a value \(required\)/,
+    );
   });
 });

@@ -257,6 +257,17 @@ describe('stk_getEvents', () => {
     expect(res.error).toBeUndefined();
     expect(Array.isArray(res.result.events)).toBe(true);
   });
+
+  it('starknet.js getEvents without from_block and to_block (optional in spec 0.10): the dev chain answer, every block', async () => {
+    // it was refused at the gateway: -32602 filter.from_block: expected a block id (required)
+    const page = await provider.getEvents({ address: STRK, chunk_size: 1000 });
+    const all = await direct('getEvents', {
+      filter: { from_block: { block_number: 0 }, to_block: 'pre_confirmed', address: STRK, chunk_size: 1000 },
+    });
+    expect(page.events.length).toBeGreaterThan(0);
+    expect(page.events).toEqual(all.events);
+    expect(page.events.map((e) => e.transaction_hash)).toContain(made.transferHash);
+  });
 });
 
 describe('bad input is refused before any upstream call, with exact codes', () => {
@@ -267,11 +278,11 @@ describe('bad input is refused before any upstream call, with exact codes', () =
     ['chunk_size 100000', 'stk_getEvents', { filter: { ...F, chunk_size: 100000 } }, 31, /page size is too big/],
     ['chunk_size a string', 'stk_getEvents', { filter: { ...F, chunk_size: '10' } }, -32602],
     [
-      'missing from_block',
+      'missing chunk_size (from_block and to_block are optional)',
       'stk_getEvents',
-      { filter: { to_block: 'latest', chunk_size: 1 } },
+      { filter: { to_block: 'latest' } },
       -32602,
-      /filter\.from_block/,
+      /filter\.chunk_size: expected a value \(required\)/,
     ],
     [
       'bad felt in keys',
@@ -305,9 +316,23 @@ describe('bad input is refused before any upstream call, with exact codes', () =
     [
       'deploy tx missing class_hash',
       'stk_addDeployAccountTransaction',
-      { deploy_account_transaction: { type: 'DEPLOY_ACCOUNT', version: '0x3' } },
+      {
+        deploy_account_transaction: {
+          type: 'DEPLOY_ACCOUNT',
+          version: '0x3',
+          signature: [],
+          nonce: '0x0',
+          contract_address_salt: '0x1',
+          constructor_calldata: [],
+          resource_bounds: {},
+          tip: '0x0',
+          paymaster_data: [],
+          nonce_data_availability_mode: 'L1',
+          fee_data_availability_mode: 'L1',
+        },
+      },
       -32602,
-      /class_hash/,
+      /deploy_account_transaction\.class_hash: expected a value \(required\)/,
     ],
     [
       'declare tx wrong type',

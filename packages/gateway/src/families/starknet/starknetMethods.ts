@@ -6,16 +6,10 @@ import {
 } from '@nodegate/starknet-spec';
 import { ProtocolRpcError } from '../../errors/GatewayError.js';
 import type { MethodTraits } from '../types.js';
+import { withMultiplexable } from '../withMultiplexable.js';
 import { seedBlock, seedReceipt } from './seedShapes.js';
-import {
-  checkBlockId,
-  checkFelt,
-  checkFeltArray,
-  checkIndex,
-  checkObject,
-  invalid,
-  requireFields,
-} from './starknetParams.js';
+import { checkBlockId, checkFelt, checkFeltArray, checkIndex, checkObject, invalid } from './starknetParams.js';
+import { transactionContracts } from './transactionContracts.js';
 
 // What a call names for the contract allowlist (MethodTraits.contracts). The params are the
 // named object createStarknetFamily's toNamed builds (a copy keyed by the spec's param names);
@@ -124,11 +118,14 @@ const blockOnly = (name: StarknetHttpMethodName, credits = 80): StarknetMethod =
   validate: (p) => void checkBlockId(p.block_id, 'block_id'),
 });
 
+/**
+ * getEvents' filter: its fields' shapes (which fields are required comes from the spec table, checked by
+ * `requireSpecFields` before this: only `chunk_size`; `from_block` and `to_block` are optional).
+ */
 function validateEventFilter(p: Record<string, unknown>, limits: StarknetLimits): void {
   const f = checkObject(p.filter, 'filter');
   for (const k of ['from_block', 'to_block'] as const) {
-    if (f[k] === undefined) throw invalid(`filter.${k}`, 'a block id (required)', undefined);
-    checkBlockId(f[k], `filter.${k}`);
+    if (f[k] !== undefined) checkBlockId(f[k], `filter.${k}`);
   }
   if (f.address !== undefined) {
     if (Array.isArray(f.address)) checkFeltArray(f.address, 'filter.address');
@@ -142,7 +139,6 @@ function validateEventFilter(p: Record<string, unknown>, limits: StarknetLimits)
     throw invalid('filter.continuation_token', 'a string', f.continuation_token);
   }
   const size = f.chunk_size;
-  if (size === undefined) throw invalid('filter.chunk_size', 'an integer >= 1 (required)', undefined);
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 1) {
     throw invalid('filter.chunk_size', 'an integer >= 1', size);
   }
@@ -151,48 +147,27 @@ function validateEventFilter(p: Record<string, unknown>, limits: StarknetLimits)
   }
 }
 
-function validateTx(type: string, required: (o: Record<string, unknown>) => readonly string[]) {
-  return (name: string) => (p: Record<string, unknown>) => {
+/** The shapes of a broadcasted transaction's common fields (its required fields come from the spec table). */
+function validateTx(type: string, name: string) {
+  return (p: Record<string, unknown>) => {
     const tx = checkObject(p[name], name);
-    if (tx.type !== undefined && tx.type !== type) throw invalid(`${name}.type`, `"${type}"`, tx.type);
+    if (tx.type !== type) throw invalid(`${name}.type`, `"${type}"`, tx.type);
     if (typeof tx.version !== 'string') throw invalid(`${name}.version`, 'a hex version string', tx.version);
-    requireFields(tx, required(tx), name);
     checkFeltArray(tx.signature, `${name}.signature`);
     checkFelt(tx.nonce, `${name}.nonce`);
   };
 }
 
-const isV3 = (tx: Record<string, unknown>) => /^0x(1)?0{0,31}3$/.test(String(tx.version));
-const V3_FEE_FIELDS = [
-  'resource_bounds',
-  'tip',
-  'paymaster_data',
-  'nonce_data_availability_mode',
-  'fee_data_availability_mode',
-];
-
-const validateDeployAccount = validateTx('DEPLOY_ACCOUNT', (tx) => [
-  'class_hash',
-  'contract_address_salt',
-  'constructor_calldata',
-  'signature',
-  'nonce',
-  ...(isV3(tx) ? V3_FEE_FIELDS : ['max_fee']),
-])('deploy_account_transaction');
-
-const validateDeclare = validateTx('DECLARE', (tx) => [
-  'sender_address',
-  'contract_class',
-  'signature',
-  'nonce',
-  ...(isV3(tx) ? [...V3_FEE_FIELDS, 'compiled_class_hash', 'account_deployment_data'] : ['max_fee']),
-])('declare_transaction');
+const validateDeployAccount = validateTx('DEPLOY_ACCOUNT', 'deploy_account_transaction');
+const validateDeclare = validateTx('DECLARE', 'declare_transaction');
+const validateInvoke = validateTx('INVOKE', 'invoke_transaction');
 
 /**
  * Every spec 0.10 method (the WebSocket subscriptions included), served as `stk_<name>` (seed shapes) and `starknet_<name>`
- * (spec shapes). A method not in this table answers -32601 and never reaches an upstream.
+ * (spec shapes). A method not in this table answers -32601 and never reaches an upstream. Every
+ * row gets `multiplexable` from its kind (`withMultiplexable`).
  */
-export const starknetMethods = {
+export const starknetMethods = withMultiplexable({
   specVersion: { ...read('specVersion'), cache: 'immutable', credits: 5 },
   chainId: { ...read('chainId'), cache: 'immutable', credits: 5 },
   blockNumber: { ...read('blockNumber'), cache: 'head' },
@@ -275,12 +250,31 @@ export const starknetMethods = {
       return isObject(request) ? felt(request.contract_address) : NONE;
     },
   },
-  estimateFee: { ...read('estimateFee', 300), heavy: true, cache: 'never' },
-  estimateMessageFee: { ...read('estimateMessageFee', 300), heavy: true, cache: 'never' },
-  simulateTransactions: { ...read('simulateTransactions', 300), heavy: true, cache: 'never' },
+  estimateFee: {
+    ...read('estimateFee', 300),
+    heavy: true,
+    cache: 'never',
+    contracts: (params) => transactionContracts(param(params, 'request', 0)),
+  },
+  estimateMessageFee: {
+    ...read('estimateMessageFee', 300),
+    heavy: true,
+    cache: 'never',
+    // the L1 handler runs at `to_address` (`from_address` is an L1 address)
+    contracts: (params) => {
+      const message = param(params, 'message', 0);
+      return isObject(message) ? felt(message.to_address) : NONE;
+    },
+  },
+  simulateTransactions: {
+    ...read('simulateTransactions', 300),
+    heavy: true,
+    cache: 'never',
+    contracts: (params) => transactionContracts(param(params, 'transactions', 1)),
+  },
   traceTransaction: { ...read('traceTransaction', 300), heavy: true, cache: 'immutable' },
   traceBlockTransactions: { ...read('traceBlockTransactions', 500), heavy: true },
-  addInvokeTransaction: write('addInvokeTransaction'),
+  addInvokeTransaction: write('addInvokeTransaction', validateInvoke),
   addDeclareTransaction: write('addDeclareTransaction', validateDeclare),
   addDeployAccountTransaction: write('addDeployAccountTransaction', validateDeployAccount),
   // Subscriptions: WebSocket only (the subscription hub shares them; see subscriptions/starknet/).
@@ -290,6 +284,6 @@ export const starknetMethods = {
   subscribeNewTransactions: subscription('subscribeNewTransactions', 5),
   subscribeNewTransactionReceipts: subscription('subscribeNewTransactionReceipts', 5),
   unsubscribe: subscription('unsubscribe', 10),
-} as const satisfies Record<StarknetSpecMethodName, StarknetMethod>;
+} as const satisfies Record<StarknetSpecMethodName, StarknetMethod>);
 
 export type StarknetMethodName = keyof typeof starknetMethods;

@@ -71,8 +71,3 @@ export function checkBlockId(v: unknown, at: string): unknown {
     v,
   );
 }
-
-/** Requires the named fields of a transaction object, naming the first one missing. */
-export function requireFields(o: Record<string, unknown>, fields: readonly string[], at: string): void {
-  for (const f of fields) if (o[f] === undefined) throw invalid(`${at}.${f}`, 'a value (required)', undefined);
-}

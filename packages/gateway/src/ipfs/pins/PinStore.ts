@@ -18,7 +18,9 @@ export interface StoredPin extends OwnedPin {
 /**
  * Which key pins which CID, kept by the gateway so keys sharing one Kubo-compatible node see and
  * remove only their own pins. Two keys pinning the same CID both own it. The sum of a key's
- * pin sizes is what it stores (the upload quota).
+ * pin sizes, plus the bytes it made the node store unpinned until the node collects them, is
+ * what it stores (the storage quota). These records decide what the node keeps: the scheduled
+ * collection pins every recorded CID on the node before it collects the rest.
  */
 export interface PinStore {
   /**
@@ -34,6 +36,26 @@ export interface PinStore {
   remove(key: string, cid: string): Promise<boolean>;
   /** How many keys pin `cid`. */
   owners(cid: string): Promise<number>;
-  /** Bytes the key stores: the sum of its pins' sizes (0 without pins). */
+  /**
+   * Bytes the key makes the node store: the sum of its pins' sizes plus its unpinned bytes not
+   * yet collected (0 without either). The storage quota reads this.
+   */
   storedBytes(key: string): Promise<number>;
+  /**
+   * Records bytes the key made the node store that none of its pins keeps (an unpinned upload,
+   * an upload cut short, a pin it removed): they count in `storedBytes` until a collection that
+   * began after this call ends.
+   */
+  addUnpinned(key: string, bytes: number): Promise<void>;
+  /** The key's unpinned bytes not yet collected. */
+  unpinnedBytes(key: string): Promise<number>;
+  /**
+   * Starts a collection: unpinned bytes recorded from now on belong to the next one. Returns the
+   * collection's mark, for {@link PinStore.endCollection} once the node's garbage collection ran.
+   */
+  beginCollection(): Promise<number>;
+  /** The node collected everything unpinned before `mark` was taken: those bytes stop counting. */
+  endCollection(mark: number): Promise<void>;
+  /** Every CID some key pins, with the strongest type any key pins it with (recursive over direct). */
+  pinnedCids(): Promise<Array<{ cid: string; type: PinType }>>;
 }

@@ -3,6 +3,8 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import type { SqlQuery } from '../../store/createSqlKeyStore.js';
+import type { Database } from '../../store/Database.js';
+import { openEmbeddedDatabase } from '../../store/embedded/openEmbeddedDatabase.js';
 import { createSqlPinStore } from './createSqlPinStore.js';
 import { pinStoreContract } from './pinStoreContract.js';
 
@@ -11,7 +13,20 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-// PGlite in memory, one database for the run (keys and CIDs are random): `reopen` returns a
+// The embedded database (SQLite in its worker thread) in memory, one for the run: `reopen`
+// returns a second store over the same database.
+let embedded: Database | undefined;
+const openSqlite = async () => {
+  if (embedded === undefined) {
+    const db = await openEmbeddedDatabase(undefined);
+    embedded = db;
+    closers.push(() => db.close());
+  }
+  return createSqlPinStore(embedded.sql);
+};
+pinStoreContract('embedded (SQLite, in memory)', openSqlite, openSqlite);
+
+// PGlite in memory (the IPFS route's own store when it is given none), one database for the run (keys and CIDs are random): `reopen` returns a
 // second store over the same database.
 let memory: PGlite | undefined;
 const pgliteQuery = (db: PGlite): SqlQuery => ((sql: string, params?: unknown[]) => db.query(sql, params)) as SqlQuery;

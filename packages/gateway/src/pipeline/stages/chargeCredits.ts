@@ -4,6 +4,15 @@ import type { LimitGuard } from './createLimitGuard.js';
 import { limitError } from './limitError.js';
 
 /**
+ * Credits an invalid or unknown call costs by default (`limits.invalidCallCredits`): a body that
+ * is not JSON, an envelope that is not a request, a method (or IPFS command) no table knows,
+ * params that fail the method's schema. As much as the cheapest method (`eth_chainId`), so a
+ * key's flood of errors counts against its per-second rate and daily credits like any other
+ * traffic. Calls refused by the key's own rules (403) are not charged.
+ */
+export const INVALID_CALL_CREDITS = 5;
+
+/**
  * Stage "limits": charges `credits` to the key against its per-second rate and its daily credits
  * in one atomic step (a batch is charged whole or refused whole, never half). Throws the 429
  * `-32005` refusal with the data clients back off by (and Retry-After).

@@ -8,16 +8,21 @@ import { starknetCacheKey } from '../../cache/starknetCacheKey.js';
 import { stillCanonical } from '../../cache/stillCanonical.js';
 import { RawJson } from '../../jsonrpc/RawJson.js';
 import type { Network } from '../../network/createNetwork.js';
+import type { RequestContext } from '../RequestContext.js';
 import type { RpcCall } from '../RpcCall.js';
+
+/** What the cache stage runs on a miss: the call forwarded (`forwardCall` with its other arguments bound once). */
+export type CacheForward = (ctx: RequestContext, network: Network, call: RpcCall) => Promise<void>;
 
 /** The cache stage of the request path. */
 export interface CacheStage {
   /**
-   * Answers `call` from the cache when it may, else runs `forward` and keeps the answer when it
-   * may; after a write (or a dev method) it makes sure nothing cached outlives what it changed.
-   * Undefined when the call was answered from an in-process store at once (no promise to wait for).
+   * Answers `call` from the cache when it may, else runs `forward(ctx, network, call)` and keeps the
+   * answer when it may; after a write (or a dev method) it makes sure nothing cached outlives what
+   * it changed. Undefined when the call was answered from an in-process store at once (no promise
+   * to wait for). A hit's result is the entry's text, or its UTF-8 bytes when the store keeps them.
    */
-  around(network: Network, call: RpcCall, forward: () => Promise<void>): Promise<void> | undefined;
+  around(ctx: RequestContext, network: Network, call: RpcCall, forward: CacheForward): Promise<void> | undefined;
 }
 
 /** The call's cache key in its family's spelling (`ethCacheKey`, `starknetCacheKey`). */
@@ -73,7 +78,7 @@ function planOf(network: Network, call: RpcCall, tracker: HeadTracker) {
  *
  * @example
  * const stage = createCacheStage(cache, heads, createMemoryGenerations());
- * await stage.around(network, call, () => forwardCall(ctx, network, gate, call));
+ * await stage.around(ctx, network, call, (ctx, network, call) => forwardCall(ctx, network, gate, call, filters));
  */
 export function createCacheStage(
   cache: ResponseCache,
@@ -81,9 +86,10 @@ export function createCacheStage(
   generations: CacheGenerations,
 ): CacheStage {
   const peek = cache.peek?.bind(cache);
-  /** A hit: the result is the entry's text, spliced into the answer as it is. */
+  /** A hit: the result is the entry's bytes or text, spliced into the answer as it is. */
   const served = (call: RpcCall, entry: CachedEntry) => {
-    call.result = new RawJson(entry.value);
+    const bytes = entry.bytes;
+    call.result = bytes === undefined ? new RawJson(entry.value) : new RawJson(undefined, bytes);
     call.cache = 'HIT';
   };
   /** Whether an entry found under the call's key may answer it (its generation, its block). */
@@ -96,8 +102,14 @@ export function createCacheStage(
   };
 
   /** A write or a dev method: forwarded, then nothing it may have changed is served again. */
-  const write = async (network: Network, tracker: HeadTracker | undefined, forward: () => Promise<void>) => {
-    await forward();
+  const write = async (
+    ctx: RequestContext,
+    network: Network,
+    call: RpcCall,
+    tracker: HeadTracker | undefined,
+    forward: CacheForward,
+  ) => {
+    await forward(ctx, network, call);
     if (network.settings.dev) {
       // before the answer: nothing read before this write is served after it, by any instance
       await generations.bump(network.settings.name).catch(() => undefined);
@@ -110,11 +122,12 @@ export function createCacheStage(
 
   /** Looked up in the store (with the network's generation on a dev network: one round trip with Redis). */
   const lookUp = async (
+    ctx: RequestContext,
     network: Network,
     call: RpcCall,
     tracker: HeadTracker,
     key: string,
-    forward: () => Promise<void>,
+    forward: CacheForward,
   ) => {
     const { name, dev } = network.settings;
     let entry: CachedEntry | undefined;
@@ -125,26 +138,27 @@ export function createCacheStage(
     } catch {
       // the store is away (Redis down): answered upstream, not kept
       call.cache = 'MISS';
-      await forward();
+      await forward(ctx, network, call);
       return;
     }
     if (entry !== undefined && usable(entry, generation, tracker)) return served(call, entry);
-    return miss(network, call, tracker, generation, forward);
+    return miss(ctx, network, call, tracker, generation, forward);
   };
 
   /** Not in the cache: forwarded, and kept (in `generation`) when the call's plan says so. */
   const miss = async (
+    ctx: RequestContext,
     network: Network,
     call: RpcCall,
     tracker: HeadTracker,
     generation: number,
-    forward: () => Promise<void>,
+    forward: CacheForward,
   ) => {
     call.cache = 'MISS';
     const plan = planOf(network, call, tracker);
     // a reorg while the call was upstream may have replaced what it read: not kept then
     const reorgs = tracker.reorgs();
-    await forward();
+    await forward(ctx, network, call);
     if (plan === undefined || call.error !== undefined) return;
     const text = call.result instanceof RawJson ? call.result.text : JSON.stringify(call.result);
     if (text === undefined) return;
@@ -163,12 +177,12 @@ export function createCacheStage(
   };
 
   return {
-    around(network, call, forward) {
+    around(ctx, network, call, forward) {
       const tracker = heads.get(network.settings.name);
-      if (call.prepared!.policy.kind !== 'read') return write(network, tracker, forward);
+      if (call.prepared!.policy.kind !== 'read') return write(ctx, network, call, tracker, forward);
       // the key first: a hit needs nothing else of the plan
       const key = tracker === undefined ? undefined : keyOf(network, call, tracker);
-      if (key === undefined || tracker === undefined) return forward();
+      if (key === undefined || tracker === undefined) return forward(ctx, network, call);
       // production networks with an in-process store: a hit is answered at once, no promise
       if (!network.settings.dev && peek !== undefined) {
         let entry: CachedEntry | undefined;
@@ -177,11 +191,11 @@ export function createCacheStage(
         } catch {
           entry = undefined;
         }
-        if (entry === undefined || !usable(entry, 0, tracker)) return miss(network, call, tracker, 0, forward);
+        if (entry === undefined || !usable(entry, 0, tracker)) return miss(ctx, network, call, tracker, 0, forward);
         served(call, entry);
         return undefined;
       }
-      return lookUp(network, call, tracker, key, forward);
+      return lookUp(ctx, network, call, tracker, key, forward);
     },
   };
 }

@@ -1,7 +1,9 @@
 import { GatewayError } from '../../errors/GatewayError.js';
-import type { Network } from '../../network/createNetwork.js';
+import type { EthFilters } from '../../families/eth/filters/createEthFilters.js';
+import type { Forwarded, Network } from '../../network/createNetwork.js';
 import type { RequestContext } from '../RequestContext.js';
 import type { RpcCall } from '../RpcCall.js';
+import { logsCaps } from './logsCaps.js';
 
 /** A per-key cap on upstream requests in flight (see `limits/createKeyGate.ts`). */
 export interface KeyGate {
@@ -13,12 +15,19 @@ export interface KeyGate {
  * Stages "forward" and "normalise" for one call: waits for one of the key's upstream slots (so
  * one key's flood cannot take every upstream connection from the others), sends the call to
  * the network (failover inside), releases the slot, and finishes the upstream's answer into
- * the client's shape. A failure is set on the call (it becomes that call's JSON-RPC error).
+ * the client's shape. Filter methods (rows with `filter`) go to `filters`, which keeps each
+ * filter's key and upstream. A failure is set on the call (it becomes that call's JSON-RPC error).
  *
  * @example
- * await forwardCall(ctx, network, gate, call);
+ * await forwardCall(ctx, network, gate, call, filters);
  */
-export async function forwardCall(ctx: RequestContext, network: Network, gate: KeyGate, call: RpcCall): Promise<void> {
+export async function forwardCall(
+  ctx: RequestContext,
+  network: Network,
+  gate: KeyGate,
+  call: RpcCall,
+  filters: Pick<EthFilters, 'forward'>,
+): Promise<void> {
   const prepared = call.prepared!;
   let release: (() => void) | undefined;
   try {
@@ -35,21 +44,34 @@ export async function forwardCall(ctx: RequestContext, network: Network, gate: K
     // (asked by the request's Enable-Failover header or by the key's enableFailover setting)
     const partners =
       (ctx.enableFailover || ctx.key!.record.settings.enableFailover) && ctx.key!.plan.failoverProtection;
-    const { result, upstream, failover } = await network.forward(
-      prepared.upstreamMethod,
-      prepared.upstreamParams,
-      prepared.policy,
-      prepared.finish === undefined,
-      ctx.signal,
-      { deadline: ctx.deadline, partners, requestId: ctx.requestId },
-    );
-    call.upstream = upstream;
-    if (failover) call.failover = failover;
-    call.result = prepared.finish ? prepared.finish(result) : result;
+    // a filter method goes through the gateway's filter registry (the key's own filters only)
+    const forwarded =
+      prepared.policy.filter !== undefined
+        ? await filters.forward(ctx, network, prepared, prepared.finish === undefined)
+        : await network.forward(
+            prepared.upstreamMethod,
+            prepared.upstreamParams,
+            prepared.policy,
+            prepared.finish === undefined,
+            ctx.signal,
+            prepared.upstreamMethod === 'eth_getLogs' || prepared.upstreamMethod === 'starknet_getEvents'
+              ? { deadline: ctx.deadline, partners, requestId: ctx.requestId, logs: logsCaps(ctx, network) }
+              : { deadline: ctx.deadline, partners, requestId: ctx.requestId },
+          );
+    call.upstream = forwarded.upstream;
+    if (forwarded.failover) call.failover = forwarded.failover;
+    // what the network's layers say of the answer (a filter's answer says none of it)
+    const facts = forwarded as Pick<Forwarded, 'attempts' | 'multiplexed' | 'split'>;
+    if (facts.attempts !== undefined) call.attempts = facts.attempts;
+    if (facts.multiplexed) call.multiplexed = true;
+    if (facts.split !== undefined) call.split = facts.split;
+    call.result = prepared.finish ? prepared.finish(forwarded.result) : forwarded.result;
   } catch (err) {
     call.error = err;
     const upstream = (err as { upstream?: unknown }).upstream;
     if (typeof upstream === 'string') call.upstream = upstream;
+    const attempts = (err as { attempts?: unknown }).attempts;
+    if (typeof attempts === 'number') call.attempts = attempts;
   } finally {
     release?.();
   }

@@ -1,5 +1,6 @@
 import type { CallContext, FamilyHandler } from '../../families/FamilyHandler.js';
-import { isItemError, parseRpcPayload } from '../../jsonrpc/parseRpcPayload.js';
+import { type ItemError, isItemError, parseRpcPayload } from '../../jsonrpc/parseRpcPayload.js';
+import type { RpcRequest } from '../../jsonrpc/types.js';
 import type { RpcCall } from '../RpcCall.js';
 
 /** A parsed body: its calls, and whether it was a batch (answered with an array). */
@@ -23,36 +24,39 @@ export function prepareCalls(
   maxBatch: number,
 ): PreparedBody {
   const payload = parseRpcPayload(body, maxBatch);
-  const items = payload.kind === 'single' ? [payload.item] : payload.items;
-  const calls = items.map((item): RpcCall => {
-    if (isItemError(item)) {
-      return {
-        method: '(invalid)',
-        id: item.id,
-        request: undefined,
-        prepared: undefined,
-        error: item.invalid,
-        result: undefined,
-        upstream: undefined,
-        credits: 0,
-      };
-    }
-    const call: RpcCall = {
-      method: item.method,
+  // one call (the common case): no list of items to map
+  if (payload.kind === 'single') return { batch: false, calls: [prepareCall(payload.item, family, callCtx)] };
+  return { batch: true, calls: payload.items.map((item) => prepareCall(item, family, callCtx)) };
+}
+
+/** One item: an envelope error as it is, or a request validated against its family's method table. */
+function prepareCall(item: RpcRequest | ItemError, family: FamilyHandler, callCtx: CallContext): RpcCall {
+  if (isItemError(item)) {
+    return {
+      method: '(invalid)',
       id: item.id,
-      request: item,
+      request: undefined,
       prepared: undefined,
-      error: undefined,
+      error: item.invalid,
       result: undefined,
       upstream: undefined,
       credits: 0,
     };
-    try {
-      call.prepared = family.prepare(item, callCtx);
-    } catch (err) {
-      call.error = err;
-    }
-    return call;
-  });
-  return { batch: payload.kind === 'batch', calls };
+  }
+  const call: RpcCall = {
+    method: item.method,
+    id: item.id,
+    request: item,
+    prepared: undefined,
+    error: undefined,
+    result: undefined,
+    upstream: undefined,
+    credits: 0,
+  };
+  try {
+    call.prepared = family.prepare(item, callCtx);
+  } catch (err) {
+    call.error = err;
+  }
+  return call;
 }

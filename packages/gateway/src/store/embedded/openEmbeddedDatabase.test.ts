@@ -12,8 +12,10 @@ let n = 0;
 let current = '';
 afterAll(() => rm(root, { recursive: true, force: true }));
 
+// The embedded database: SQLite in a worker thread. "Storage set up by earlier SQL" is what an
+// earlier version left: a PGlite data directory (the SQL run there), migrated at the first open.
 keyStoreContract(
-  'embedded (PGlite)',
+  'embedded (SQLite)',
   () => {
     current = join(root, `db${n++}`);
     return openEmbeddedDatabase(current);
@@ -28,4 +30,4 @@ keyStoreContract(
   },
 );
 
-accountStoreContract('embedded (PGlite, in memory)', () => openEmbeddedDatabase(undefined));
+accountStoreContract('embedded (SQLite, in memory)', () => openEmbeddedDatabase(undefined));

@@ -1,0 +1,72 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { AccountStore } from '../accounts/AccountStore.js';
+import { servedBytesKey } from '../ipfs/createServedMeter.js';
+import type { IpfsUpstream } from '../ipfs/IpfsUpstream.js';
+import type { Limiter } from '../limits/Limiter.js';
+import type { Plan } from '../plans/Plan.js';
+import { createGatewayDirectory, type GatewayDirectory } from './access/createGatewayDirectory.js';
+import { createPinScope, type PinScope } from './access/createPinScope.js';
+import type { IpfsGatewaySettings } from './config/IpfsGatewaySettings.js';
+import { type GatewayMatch, matchGatewayRequest } from './matchGatewayRequest.js';
+import type { GatewayStore } from './store/GatewayStore.js';
+
+/** Dedicated gateways as the edge and the admin API reach them. */
+export interface IpfsGateways {
+  readonly settings: IpfsGatewaySettings;
+  readonly store: GatewayStore;
+  readonly directory: GatewayDirectory;
+  readonly scope: PinScope;
+  readonly upstream: IpfsUpstream;
+  readonly limiter: Limiter;
+  /** Whether a request (Host, normalised path) is for a dedicated gateway, and in which form. */
+  match(host: string | undefined, path: string): GatewayMatch | undefined;
+  /** The limiter key an account's gateway bandwidth is metered under (`createServedMeter`'s key). */
+  meterKey(accountId: string): string;
+  /** Bytes the account's gateways served today (UTC), every instance together with Redis. */
+  bandwidthToday(accountId: string): Promise<number>;
+  close(): void;
+}
+
+/**
+ * Builds the dedicated gateways' serving side: a connection pool to the IPFS node (the same
+ * upstream as `/api/v0`), the gateway directory (gateways, account plans and tokens, cached 2 s),
+ * the restricted scope over the pin records, and the account's bandwidth meter key on the shared
+ * limiter (served bytes are metered by `createServedMeter`, as the API's are).
+ *
+ * @example
+ * const gateways = createIpfsGateways({ settings, store, accounts: db.accounts, plans, upstreamUrl, headers: {}, limiter });
+ */
+export function createIpfsGateways(deps: {
+  settings: IpfsGatewaySettings;
+  store: GatewayStore;
+  accounts: Pick<AccountStore, 'findAccount'>;
+  plans: Readonly<Record<string, Plan>>;
+  defaultPlan: string;
+  upstreamUrl: string;
+  headers: Readonly<Record<string, string>>;
+  limiter: Limiter;
+}): IpfsGateways {
+  const url = new URL(deps.upstreamUrl);
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 32, scheduling: 'lifo' as const };
+  const agent = url.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const upstream: IpfsUpstream = { url, agent, headers: deps.headers, idleTimeoutMs: deps.settings.timeoutMs };
+  const meterKey = (accountId: string) => `gateway-account:${accountId}`;
+  return {
+    settings: deps.settings,
+    store: deps.store,
+    directory: createGatewayDirectory({
+      store: deps.store,
+      accounts: deps.accounts,
+      plans: deps.plans,
+      defaultPlan: deps.defaultPlan,
+    }),
+    scope: createPinScope({ store: deps.store, upstream }),
+    upstream,
+    limiter: deps.limiter,
+    match: (host, path) => matchGatewayRequest(host, path, deps.settings),
+    meterKey,
+    bandwidthToday: (accountId) => deps.limiter.usedToday(servedBytesKey(meterKey(accountId))),
+    close: () => agent.destroy(),
+  };
+}

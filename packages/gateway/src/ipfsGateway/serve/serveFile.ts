@@ -1,0 +1,147 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { CID } from 'multiformats/cid';
+import { contentDisposition } from './contentDisposition.js';
+import { baseHeaders, type ContentRequest, IMMUTABLE, matchesIfNoneMatch, writeNotModified } from './ContentRequest.js';
+import { sniffType, typeByName } from './contentTypeOf.js';
+import { unixfsFileSize } from './decodeUnixfs.js';
+import { type LoadedNode, RAW } from './loadNode.js';
+import { parseRange } from './parseRange.js';
+import { contentError } from '../upstream/contentError.js';
+import { openUpstreamStream } from '../upstream/openUpstreamStream.js';
+import { readUpstream } from '../upstream/readUpstream.js';
+
+/** Bytes read to sniff a content type. */
+const SNIFF_BYTES = 512;
+
+/**
+ * Answers a UnixFS file (or a raw block read as one): `Content-Type` from `?filename=`, else the
+ * path's file name, else the first 512 bytes; `Content-Length`; a single `Range` as 206 with
+ * `Content-Range` (416 past the end); `ETag` (the CID) and `If-None-Match` (304);
+ * `Cache-Control: immutable`; `X-Ipfs-Path`/`X-Ipfs-Roots`; `Content-Disposition` for
+ * `?filename=` and `?download=true`. A file held in its one block is answered from it; any other
+ * is streamed from the node's `cat` of the range (offset and length: the node reads only the
+ * blocks it needs; never the file whole), the first chunk giving the type to sniff; a stream that
+ * stalls for `idleMs` is cut.
+ *
+ * @example
+ * await serveFile(cr, node, roots, 'logo.png');
+ */
+export async function serveFile(
+  cr: ContentRequest,
+  node: LoadedNode,
+  roots: readonly CID[],
+  name: string | undefined,
+): Promise<void> {
+  const etag = `"${node.cid.toString()}"`;
+  if (matchesIfNoneMatch(cr.req.headers['if-none-match'], etag)) return writeNotModified(cr, etag);
+  // the bytes held in the block itself, when the file is that one block
+  const inline =
+    node.cid.code === RAW ? node.bytes : node.links.length === 0 && node.unixfs ? node.unixfs.data : undefined;
+  const size = inline !== undefined ? inline.byteLength : unixfsFileSize(node.unixfs!);
+  const filename = cr.query.get('filename') ?? undefined;
+  let type = typeByName(filename) ?? typeByName(name);
+  const headers: OutgoingHttpHeaders = {
+    ...baseHeaders(cr),
+    etag,
+    'cache-control': IMMUTABLE,
+    'accept-ranges': 'bytes',
+    'x-ipfs-roots': roots.map(String).join(','),
+  };
+  const download = cr.query.get('download');
+  if (download === 'true') headers['content-disposition'] = contentDisposition('attachment', filename ?? name);
+  else if (filename !== undefined) headers['content-disposition'] = contentDisposition('inline', filename);
+
+  // If-Range: a part only while the entity is still the one the client holds
+  const ifRange = cr.req.headers['if-range'];
+  const range =
+    typeof ifRange !== 'string' || ifRange.replace(/^W\//, '') === etag
+      ? parseRange(cr.req.headers.range, size)
+      : ({ kind: 'whole' } as const);
+  if (range.kind === 'unsatisfiable') {
+    cr.res.writeHead(416, { ...baseHeaders(cr), 'content-range': `bytes */${size}`, 'content-length': '0' }).end();
+    return;
+  }
+  const start = range.kind === 'part' ? range.start : 0;
+  const length = range.kind === 'part' ? range.end - range.start + 1 : size;
+  headers['content-length'] = String(length);
+  if (range.kind === 'part') headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+  const status = range.kind === 'part' ? 206 : 200;
+  if (cr.head || length === 0 || inline !== undefined) {
+    headers['content-type'] =
+      type ?? sniffType(inline ?? (size === 0 ? new Uint8Array(0) : await firstBytes(cr, node)));
+    cr.res.writeHead(status, headers);
+    if (!cr.head && inline !== undefined && length > 0) await cr.body.write(inline.subarray(start, start + length));
+    cr.res.end();
+    return;
+  }
+  // the node's cat of the range, opened before the status is sent (content not found in time is a
+  // 504, not a cut 200); its first chunk gives the type to sniff when the range starts at 0
+  const stream = await openUpstreamStream(
+    cr.upstream,
+    'cat',
+    { arg: node.cid.toString(), offset: String(start), length: String(length) },
+    cr.find,
+    cr.client,
+  );
+  let first: Buffer | undefined;
+  if (type === undefined) {
+    if (start === 0) {
+      first = await Promise.race([firstChunk(stream), deadline(cr.find)]).catch((err: unknown) => {
+        stream.destroy();
+        throw err;
+      });
+      type = sniffType(first);
+    } else type = sniffType(await firstBytes(cr, node));
+  }
+  headers['content-type'] = type;
+  cr.res.writeHead(status, headers);
+  if (first !== undefined && first.length > 0) await cr.body.write(first);
+  await cr.body.pump(stream, cr.idleMs);
+  cr.res.end();
+}
+
+/** The file's first bytes (at most 512), for sniffing its type. */
+function firstBytes(cr: ContentRequest, node: LoadedNode): Promise<Buffer> {
+  return readUpstream(
+    cr.upstream,
+    'cat',
+    { arg: node.cid.toString(), length: String(SNIFF_BYTES) },
+    SNIFF_BYTES,
+    cr.find,
+  );
+}
+
+/** The stream's first chunk (empty when it ends without one), the stream left paused after it. */
+function firstChunk(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const done = (err: Error | undefined, chunk: Buffer) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.pause();
+      if (err) reject(err);
+      else resolve(chunk);
+    };
+    const onData = (chunk: Buffer) => done(undefined, chunk);
+    const onEnd = () => done(undefined, Buffer.alloc(0));
+    const onError = (err: Error) => done(err, Buffer.alloc(0));
+    // kept: an error while the stream waits paused for the body's pump must not be an uncaught one
+    stream.on('error', () => undefined);
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
+}
+
+/** Rejects with the content deadline's 504 when `signal` aborts first. */
+function deadline(signal: AbortSignal): Promise<never> {
+  const p = new Promise<never>((_, reject) => {
+    const fail = () => reject(contentError('timeout'));
+    if (signal.aborted) return fail();
+    signal.addEventListener('abort', fail, { once: true });
+  });
+  // a deadline that passes after the race was won is nobody's error
+  p.catch(() => undefined);
+  return p;
+}

@@ -1,0 +1,20 @@
+import type { CID } from 'multiformats/cid';
+import type { IpfsUpstream } from '../../ipfs/IpfsUpstream.js';
+import { IDENTITY } from '../serve/parseRootCid.js';
+import { readUpstream } from './readUpstream.js';
+
+/** The largest block read (Kubo refuses blocks over 4 MiB too). */
+export const MAX_BLOCK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * One block's bytes: an identity CID's are its digest (nothing is asked of the node); any other
+ * comes from the node's `block/get`, at most {@link MAX_BLOCK_BYTES}. Rejects with the
+ * GatewayError of `contentError` (404 missing, 504 past `signal`'s deadline, 502).
+ *
+ * @example
+ * const bytes = await fetchBlock(upstream, cid, signal);
+ */
+export async function fetchBlock(upstream: IpfsUpstream, cid: CID, signal: AbortSignal): Promise<Uint8Array> {
+  if (cid.multihash.code === IDENTITY) return cid.multihash.digest;
+  return readUpstream(upstream, 'block/get', { arg: cid.toString() }, MAX_BLOCK_BYTES, signal);
+}
