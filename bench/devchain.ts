@@ -4,12 +4,15 @@
 //     starknet.js, signed with its stark curve), pre-signed, one lane per sender account;
 //     baseline: starknet_chainId requests per second over the same lanes in the same run;
 //  2. getEvents latency for one 1024-event page over >= 100k stored events (filled by multicall
-//     transfers); baseline: starknet_blockNumber latency in the same run.
+//     transfers); baseline: starknet_blockNumber latency in the same run;
+//  3. a second dev chain forked from the first (--fork-network): getStorageAt latency of a first read (asked of
+//     the origin) and of a cached read; baseline: the same reads on the origin in the same run.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ec, hash, num, v3hash } from 'starknet';
+import { measureFork } from './support/devchainFork.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);
@@ -248,6 +251,9 @@ const sparse = await timed(
   20,
 );
 
+process.stderr.write('forking the chain…\n');
+const fork = await measureFork(join(root, 'packages/starknet-devchain/dist/cli.js'), rpc, STRK);
+
 const f = (x: number) => x.toFixed(1);
 const lines = [
   'devchain benchmark (one dev chain child process; client in this process)',
@@ -261,6 +267,10 @@ const lines = [
   `  server CPU per 1024-event page (first and mid):     ${pageCpuMs.toFixed(2)} ms`,
   `  getEvents 1024-event page, address+key, mid token:  p50 ${f(filtered.p50)} ms, p95 ${f(filtered.p95)} ms`,
   `  getEvents no match (full scan of ${stored} events): p50 ${f(sparse.p50)} ms, p95 ${f(sparse.p95)} ms`,
+  `  forked chain: started on the chain above in ${f(fork.startMs)} ms`,
+  `  baseline getStorageAt on the origin:                p50 ${f(fork.origin.p50)} ms, p95 ${f(fork.origin.p95)} ms (${fork.reads} slots)`,
+  `  forked getStorageAt, first read (asks the origin):  p50 ${f(fork.firstRead.p50)} ms, p95 ${f(fork.firstRead.p95)} ms (ratio to baseline ${(fork.firstRead.p50 / fork.origin.p50).toFixed(1)}x)`,
+  `  forked getStorageAt, cached read:                   p50 ${f(fork.cachedRead.p50)} ms, p95 ${f(fork.cachedRead.p95)} ms (ratio to baseline ${(fork.cachedRead.p50 / fork.origin.p50).toFixed(1)}x)`,
 ];
 console.log(lines.join('\n'));
 child.kill('SIGTERM');

@@ -1,20 +1,36 @@
 // npm run bench -- eth [--seconds N]
 // eth_blockNumber and eth_getBlockByNumber(latest,false) at 50 connections against
 // (a) anvil direct, (b) a bare pass-through proxy (node:http + undici), (c) nodegate on the
-// embedded defaults (PGlite, in-memory limiter, usage recorded) with the development key, (d)
-// nodegate as several instances run it (PostgreSQL, the Redis limiter, usage recorded) with a
-// limited key, in interleaved rounds (median), with each server's CPU time per request; then the
-// latency nodegate adds at a fixed 2,000 req/s, and what the Redis deployment adds to it.
+// embedded defaults (the embedded SQLite, in-memory limiter, usage recorded) with the development
+// key, (d) nodegate as several instances run it (PostgreSQL, the Redis limiter, usage recorded)
+// with a limited key, in interleaved rounds (median), with each server's CPU time per request and
+// what it costs over (b); then the latency nodegate adds at a fixed 2,000 req/s, with the
+// gateway's event-loop delay meanwhile (perf_hooks.monitorEventLoopDelay through /metrics), and
+// what the Redis deployment adds to it; at the end, each server's RSS. (f) is (d) run as
+// `nodegate start --workers 2` (a primary and two worker processes on one port): its CPU is the
+// whole process tree's, its event-loop delay the worst worker's, its RSS every process's together.
+// The gateways run without in-flight multiplexing (`policy.multiplex: false`): the benchmark sends
+// the same call on every connection, which a gateway with it answers with a fraction of the
+// upstream calls (`npm run bench -- economy` measures that), and a bare proxy cannot; here each
+// request is forwarded, as (b) does, so the figures are the gateway's own cost.
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { Pool } from 'undici';
 import { startAnvil } from '../packages/gateway/dist/embedded/startAnvil.js';
 import { spawnJsonLine, stop } from './support/children.js';
 import { failoverLatency } from './support/failoverLatency.js';
-import { startBenchNetwork, startGatewayProcess } from './support/startGatewayProcess.js';
+import { fixedRateLatency } from './support/fixedRateLatency.js';
+import {
+  eventLoopDelayMs,
+  loadAverage,
+  processTree,
+  rssMb,
+  scrapeMetrics,
+  scrapeWorkers,
+} from './support/processProbe.js';
+import { type GatewayReady, startBenchNetwork, startGatewayProcess } from './support/startGatewayProcess.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 6;
 /** Targets are measured in interleaved rounds and the median kept: this machine drifts between runs. */
@@ -22,6 +38,8 @@ const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
 const PG = 'postgres://postgres@127.0.0.1:5432/test';
 const benchSchema = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const root = new URL('..', import.meta.url).pathname;
+/** Every request forwarded, as the bare proxy does (see the header). */
+const ONE_CALL_EACH = { policy: { multiplex: false } };
 
 interface Result {
   rps: number;
@@ -38,13 +56,34 @@ function medianResult(rs: Result[]): Result {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** CPU time (user + system) of a process so far, ms (Linux /proc; 100 ticks a second). */
+/**
+ * CPU time (user + system) of a process and its children (a cluster's workers) so far, ms
+ * (Linux /proc; 100 ticks a second).
+ */
 async function cpuMs(pid: number | undefined): Promise<number | undefined> {
   if (pid === undefined) return undefined;
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  if (!stat) return undefined;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  let total = 0;
+  for (const p of await processTree(pid)) {
+    const stat = await readFile(`/proc/${p}/stat`, 'utf8').catch(() => undefined);
+    if (!stat) {
+      if (p === pid) return undefined;
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return total;
+}
+
+/** Resident memory of a process and its children (a cluster's workers), MB, and each one's. */
+async function treeRssMb(pid: number | undefined): Promise<{ total: number; each: number[] } | undefined> {
+  if (pid === undefined) return undefined;
+  const each: number[] = [];
+  for (const p of await processTree(pid)) {
+    const mb = await rssMb(p);
+    if (mb !== undefined) each.push(mb);
+  }
+  return each.length === 0 ? undefined : { total: each.reduce((a, b) => a + b, 0), each };
 }
 
 async function load(
@@ -74,54 +113,24 @@ async function load(
 }
 
 /**
- * Latency at a fixed request rate, with microsecond resolution (autocannon reports whole
- * milliseconds): `rate` requests per second spread evenly over `duration` seconds.
- */
-async function fixedRateLatency(url: string, body: string, rate: number, duration: number) {
-  const u = new URL(url);
-  const pool = new Pool(u.origin, { connections: 20 });
-  const samples: number[] = [];
-  let errors = 0;
-  const total = rate * duration;
-  const started = performance.now();
-  const inflight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const t0 = performance.now();
-    inflight.push(
-      pool
-        .request({ path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, body })
-        .then(async (res) => {
-          await res.body.text();
-          if (res.statusCode !== 200) errors++;
-          samples.push(performance.now() - t0);
-        })
-        .catch(() => {
-          errors++;
-        }),
-    );
-  }
-  await Promise.all(inflight);
-  await pool.close();
-  samples.sort((x, y) => x - y);
-  const pct = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]!;
-  return { p50: pct(50), p99: pct(99), errors };
-}
-
-/**
  * A second gateway with the Redis limiter (a fresh key prefix) and a key of its own whose
  * limits are set (plan override and per-key credits per second), created through the admin API.
  */
-async function startLimitedGateway(dir: string, upstreamHttp: string) {
+async function startLimitedGateway(dir: string, upstreamHttp: string, workers = 1) {
   await mkdir(dir, { recursive: true });
   const { child, ready } = await startGatewayProcess(dir, {
+    workers,
     database: { kind: 'postgres', url: PG, schema: benchSchema },
     redis: { url: 'redis://127.0.0.1:6379', prefix: `nodegate-bench:${randomUUID()}:` },
     cache: { enabled: false },
     networks: [
-      { name: 'bench', family: 'eth', pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] },
+      {
+        name: 'bench',
+        family: 'eth',
+        pathPrefix: '/bench',
+        upstreams: [{ name: 'upstream', http: upstreamHttp }],
+        ...ONE_CALL_EACH,
+      },
     ],
   });
   const adminCall = async (method: string, path: string, body: unknown) => {
@@ -135,7 +144,23 @@ async function startLimitedGateway(dir: string, upstreamHttp: string) {
   };
   const created = await adminCall('POST', '/accounts/operator/keys', { name: 'bench (limited)', plan: 'dev' });
   await adminCall('PATCH', `/keys/${created.key}`, { settings: { creditsPerSecond: 50_000_000 } });
-  return { child, url: `${ready.networks.bench!.http}/v3/${created.key}` };
+  return { child, ready, url: `${ready.networks.bench!.http}/v3/${created.key}` };
+}
+
+/**
+ * `load` at a fixed rate with the gateway's event-loop delay meanwhile (a scrape before resets its
+ * histogram); with `workers`, a cluster's: the worst worker's p99 and max.
+ */
+async function fixedRateWithLoop(url: string, body: string, ready: GatewayReady, workers = 1) {
+  const scrape = async () =>
+    workers === 1
+      ? [await scrapeMetrics(ready.url, ready.admin.token)]
+      : scrapeWorkers(ready.url, ready.admin.token, workers);
+  await scrape();
+  const latency = await fixedRateLatency(url, body, 2000, seconds);
+  const loops = (await scrape()).map(eventLoopDelayMs);
+  const loop = { p99: Math.max(...loops.map((l) => l.p99)), max: Math.max(...loops.map((l) => l.max)) };
+  return { ...latency, loop };
 }
 
 async function main() {
@@ -154,10 +179,19 @@ async function main() {
     body: '{"jsonrpc":"2.0","id":1,"method":"anvil_mine","params":["0x100"]}',
   });
   // c is nodegate uncached (what the proxy itself costs); e the same with the response cache
-  const gw = await startBenchNetwork(dir, 'eth', anvil.http, { cache: { enabled: false } });
+  const gw = await startBenchNetwork(dir, 'eth', anvil.http, { cache: { enabled: false } }, ONE_CALL_EACH);
   await mkdir(join(dir, 'cached'), { recursive: true });
-  const cached = await startBenchNetwork(join(dir, 'cached'), 'eth', anvil.http);
+  const cached = await startBenchNetwork(join(dir, 'cached'), 'eth', anvil.http, {}, ONE_CALL_EACH);
   const limited = await startLimitedGateway(join(dir, 'limited'), anvil.http).catch(async (err: unknown) => {
+    await stop(gw.child);
+    await stop(cached.child);
+    await stop(proxy.child);
+    await anvil.stop();
+    throw err;
+  });
+  // (d) as `nodegate start --workers 2`: a primary and two workers sharing the port
+  const twoWorkers = await startLimitedGateway(join(dir, 'two-workers'), anvil.http, 2).catch(async (err: unknown) => {
+    await stop(limited.child);
     await stop(gw.child);
     await stop(cached.child);
     await stop(proxy.child);
@@ -169,12 +203,14 @@ async function main() {
     'b bare proxy': proxy.value.url as string,
     'c nodegate': gw.url,
     'd nodegate+redis': limited.url,
+    'f d, 2 workers': twoWorkers.url,
   };
   const pids: Record<string, number | undefined> = {
     'a anvil direct': undefined,
     'b bare proxy': proxy.child.pid,
     'c nodegate': gw.child.pid,
     'd nodegate+redis': limited.child.pid,
+    'f d, 2 workers': twoWorkers.child.pid,
   };
   const methods = {
     eth_blockNumber: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
@@ -183,7 +219,7 @@ async function main() {
   };
   try {
     console.log(
-      `nodegate eth benchmark: 50 connections, ${seconds} s per run, ${rounds} interleaved rounds (median), node ${process.version}`,
+      `nodegate eth benchmark: 50 connections, ${seconds} s per run, ${rounds} interleaved rounds (median), node ${process.version}, load average ${await loadAverage()}`,
     );
     for (const [method, body] of Object.entries(methods)) {
       const runs: Record<string, Result[]> = {};
@@ -197,41 +233,50 @@ async function main() {
       const results: Record<string, Result> = {};
       for (const [name, rs] of Object.entries(runs)) results[name] = medianResult(rs);
       console.log(`\n${method}`);
-      console.log('target             req/s     p50 ms  p99 ms  errors  server CPU µs/req');
+      console.log('target             req/s     p50 ms  p99 ms  errors  server CPU µs/req  over b');
+      const bareCpu = results['b bare proxy']!.cpuUs;
       for (const [name, r] of Object.entries(results)) {
+        const d = r.cpuUs === undefined || bareCpu === undefined ? undefined : r.cpuUs - bareCpu;
+        const over = d === undefined ? '-' : `${d >= 0 ? '+' : ''}${d.toFixed(0)}`;
         console.log(
-          `${name.padEnd(17)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)}  ${String(r.errors).padStart(6)}  ${r.cpuUs === undefined ? '-' : r.cpuUs.toFixed(0)}`,
+          `${name.padEnd(17)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)}  ${String(r.errors).padStart(6)}  ${(r.cpuUs === undefined ? '-' : r.cpuUs.toFixed(0)).padStart(17)}  ${name.startsWith('b') || name.startsWith('a') ? '' : over}`,
         );
       }
       const a = results['a anvil direct']!.rps;
       const b = results['b bare proxy']!;
       const c = results['c nodegate']!;
       const d = results['d nodegate+redis']!;
+      const f = results['f d, 2 workers']!;
       console.log(
-        `throughput c/b = ${(c.rps / b.rps).toFixed(2)}, d/b = ${(d.rps / b.rps).toFixed(2)} (goal >= 0.8)   c/a = ${(c.rps / a).toFixed(2)}`,
+        `throughput c/b = ${(c.rps / b.rps).toFixed(2)}, d/b = ${(d.rps / b.rps).toFixed(2)} (goal >= 0.8)   c/a = ${(c.rps / a).toFixed(2)}   2 workers / 1: f/d = ${(f.rps / d.rps).toFixed(2)}`,
       );
       if (b.cpuUs && c.cpuUs && d.cpuUs) {
         console.log(
-          `CPU per request: c/b = ${(c.cpuUs / b.cpuUs).toFixed(2)}, d/b = ${(d.cpuUs / b.cpuUs).toFixed(2)}`,
+          `CPU per request: c/b = ${(c.cpuUs / b.cpuUs).toFixed(2)}, d/b = ${(d.cpuUs / b.cpuUs).toFixed(2)}${f.cpuUs ? `, f/d = ${(f.cpuUs / d.cpuUs).toFixed(2)} (every process of f)` : ''}`,
         );
       }
     }
     const body = methods.eth_blockNumber;
     await fixedRateLatency(targets['c nodegate'], body, 2000, 2); // warm-up
     await fixedRateLatency(targets['d nodegate+redis'], body, 2000, 2);
+    await fixedRateLatency(targets['f d, 2 workers'], body, 2000, 2);
     const direct = await fixedRateLatency(targets['a anvil direct'], body, 2000, seconds);
-    const via = await fixedRateLatency(targets['c nodegate'], body, 2000, seconds);
-    const viaRedis = await fixedRateLatency(targets['d nodegate+redis'], body, 2000, seconds);
+    const via = await fixedRateWithLoop(targets['c nodegate'], body, gw.ready);
+    const viaRedis = await fixedRateWithLoop(targets['d nodegate+redis'], body, limited.ready);
+    const viaWorkers = await fixedRateWithLoop(targets['f d, 2 workers'], body, twoWorkers.ready, 2);
     const ms = (x: number) => x.toFixed(2);
     console.log(`\nfixed 2,000 req/s for ${seconds} s, eth_blockNumber (20 connections, undici client)`);
     console.log(
-      `anvil direct: p50 ${ms(direct.p50)} ms, p99 ${ms(direct.p99)} ms; nodegate: p50 ${ms(via.p50)} ms, p99 ${ms(via.p99)} ms; nodegate+redis: p50 ${ms(viaRedis.p50)} ms, p99 ${ms(viaRedis.p99)} ms; errors ${direct.errors + via.errors + viaRedis.errors}`,
+      `anvil direct: p50 ${ms(direct.p50)} ms, p99 ${ms(direct.p99)} ms; nodegate: p50 ${ms(via.p50)} ms, p99 ${ms(via.p99)} ms; nodegate+redis: p50 ${ms(viaRedis.p50)} ms, p99 ${ms(viaRedis.p99)} ms; 2 workers: p50 ${ms(viaWorkers.p50)} ms, p99 ${ms(viaWorkers.p99)} ms; errors ${direct.errors + via.errors + viaRedis.errors + viaWorkers.errors}`,
     );
     console.log(
       `latency added by nodegate: p50 ${ms(via.p50 - direct.p50)} ms, p99 ${ms(via.p99 - direct.p99)} ms (goal p99 < 2 ms)`,
     );
     console.log(
       `latency the Redis limiter and usage recording add (d - c): p50 ${ms(viaRedis.p50 - via.p50)} ms (goal < 0.3 ms), p99 ${ms(viaRedis.p99 - via.p99)} ms`,
+    );
+    console.log(
+      `event-loop delay during the fixed-rate run (monitorEventLoopDelay, 10 ms sampling): c p99 ${ms(via.loop.p99)} ms, max ${ms(via.loop.max)} ms; d p99 ${ms(viaRedis.loop.p99)} ms, max ${ms(viaRedis.loop.max)} ms; f (worst worker) p99 ${ms(viaWorkers.loop.p99)} ms, max ${ms(viaWorkers.loop.max)} ms (goal p99 < 1 ms)`,
     );
 
     // the response cache: a finalized block, read again and again
@@ -271,9 +316,26 @@ async function main() {
       `cache hits: e/c = ${(e / cacheResults['c nodegate']!.rps).toFixed(2)} (goal >= 2), e/b = ${(e / cacheResults['b bare proxy']!.rps).toFixed(2)} (goal >= 1.2)`,
     );
 
+    const servers = {
+      'b bare proxy': proxy.child.pid,
+      'c nodegate': gw.child.pid,
+      'd nodegate+redis': limited.child.pid,
+      'e nodegate cached': cached.child.pid,
+      'f d, 2 workers': twoWorkers.child.pid,
+    };
+    const rss: string[] = [];
+    for (const [name, pid] of Object.entries(servers)) {
+      const r = await treeRssMb(pid);
+      const each = r && r.each.length > 1 ? ` (${r.each.map((mb) => mb.toFixed(0)).join(' + ')})` : '';
+      rss.push(`${name} ${r?.total.toFixed(0) ?? '-'} MB${each}`);
+    }
+    console.log(`\nRSS at the end: ${rss.join(', ')}`);
+
     for (const line of await failoverLatency(join(dir, 'failover'))) console.log(line);
+    console.log(`load average at the end: ${await loadAverage()}`);
   } finally {
     await stop(cached.child);
+    await stop(twoWorkers.child);
     await stop(limited.child);
     const pg = await import('pg');
     const client = new pg.default.Client(PG);

@@ -8,6 +8,9 @@
 //            (`nodegate start`, its own process, IPFS upstream = the node above), or --gateway URL
 // Every measurement imports fresh pseudo-random content (no deduplication between columns).
 // Prints MiB/s (median of the runs, after warm-up runs) and each column's ratio to the bare baseline.
+// Then, with a gateway started here: dedicated gateway reads (GET /ipfs-gateway/dev/ipfs/<cid>) of a
+// 1 MiB and a `--size` MiB file, cold and warm, against the node's own cat, and time to first byte
+// (bench/support/gatewayReads.ts; `--gateway-sizes 1,100` chooses the sizes).
 import { createCipheriv, createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,6 +18,7 @@ import { createRequire } from 'node:module';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FsBlockstore } from 'blockstore-fs';
 import { exporter } from 'ipfs-unixfs-exporter';
@@ -22,7 +26,8 @@ import { importer } from 'ipfs-unixfs-importer';
 import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { balanced } from 'ipfs-unixfs-importer/layout';
 import type { CID } from 'multiformats/cid';
-import { spawnUntilFile, stop } from './support/children.js';
+import { spawnJsonLine, spawnUntilFile, stop } from './support/children.js';
+import { benchGatewayReads } from './support/gatewayReads.js';
 import { startGatewayProcess } from './support/startGatewayProcess.js';
 
 const { values } = parseArgs({
@@ -33,6 +38,7 @@ const { values } = parseArgs({
     gateway: { type: 'string' },
     auth: { type: 'string' },
     'no-gateway': { type: 'boolean' },
+    'gateway-sizes': { type: 'string' },
   },
 });
 const MiB = 1024 * 1024;
@@ -175,6 +181,8 @@ const nodeProcess = await spawnUntilFile(
 );
 const node = { apiUrl: (nodeProcess.value as { api: string }).api };
 let gateway: ChildProcess | undefined;
+let proxyChild: ChildProcess | undefined;
+let dedicatedGateway: string | undefined;
 try {
   if (values.gateway === undefined && values['no-gateway'] !== true) {
     // a nodegate gateway in its own process, serving only IPFS, in front of the node above
@@ -183,6 +191,7 @@ try {
     });
     gateway = gatewayChild;
     values.gateway = started.ipfs;
+    dedicatedGateway = (started as { ipfsGateway?: string }).ipfsGateway;
     values.auth = `${started.devKey.key}:${started.devKey.secret}`;
   }
   // the bare baseline writes to the node's own blockstore directory (blockstore-fs, same layout)
@@ -210,8 +219,29 @@ try {
       `${name.padEnd(26)}${r.add.toFixed(1).padStart(12)}${(r.add / base.add).toFixed(2).padStart(8)}${r.cat.toFixed(1).padStart(12)}${(r.cat / base.cat).toFixed(2).padStart(8)}`,
     );
   }
+  if (dedicatedGateway !== undefined && values.gateway !== undefined && values.auth !== undefined) {
+    // the bare stream proxy: its own process, like the gateway
+    const proxy = await spawnJsonLine(process.execPath, [
+      '--import',
+      'tsx',
+      join(dirname(fileURLToPath(import.meta.url)), 'support', 'bareStreamProxy.ts'),
+      node.apiUrl,
+    ]);
+    proxyChild = proxy.child;
+    await benchGatewayReads({
+      proxyBase: (proxy.value as { url: string }).url,
+      gatewayBase: dedicatedGateway,
+      apiBase: values.gateway.replace(/\/$/, ''),
+      nodeApi: node.apiUrl,
+      authorization: `Basic ${Buffer.from(values.auth).toString('base64')}`,
+      sizes: (values['gateway-sizes'] ?? `1,${size / MiB}`).split(',').map(Number),
+      runs,
+      warmup,
+    });
+  }
 } finally {
   if (gateway) await stop(gateway);
+  if (proxyChild) await stop(proxyChild);
   await stop(nodeProcess.child);
   await rm(dir, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@ const root = new URL('../..', import.meta.url).pathname;
 
 /** What `nodegate start --ready-file` writes. */
 export interface GatewayReady {
+  url: string;
   networks: Record<string, { family: string; http: string; ws: string }>;
   ipfs?: string;
   devKey: { key: string; secret: string };
@@ -46,18 +47,29 @@ export async function startGatewayProcess(dir: string, config: Record<string, un
 }
 
 /**
- * A gateway with one network named `bench` over `upstreamHttp`; resolves with its JSON-RPC URL
- * too. `extra` is merged into the config (e.g. `{ cache: { enabled: false } }`).
+ * A gateway with one network named `bench` over `upstreamHttp` (`network` merged into its
+ * settings); resolves with its JSON-RPC URL
+ * and what it wrote in its ready file (its URL and admin token, for `/metrics`) too. `extra` is merged into the config (e.g. `{ cache: { enabled: false } }`).
  */
 export async function startBenchNetwork(
   dir: string,
   family: 'eth' | 'starknet',
   upstreamHttp: string,
   extra: Record<string, unknown> = {},
+  /** Merged into the network's settings (e.g. `{ policy: { multiplex: false } }`). */
+  network: Record<string, unknown> = {},
 ) {
   const { child, ready } = await startGatewayProcess(dir, {
-    networks: [{ name: 'bench', family, pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstreamHttp }] }],
+    networks: [
+      {
+        name: 'bench',
+        family,
+        pathPrefix: '/bench',
+        upstreams: [{ name: 'upstream', http: upstreamHttp }],
+        ...network,
+      },
+    ],
     ...extra,
   });
-  return { child, url: `${ready.networks.bench!.http}/v3/${ready.devKey.key}` };
+  return { child, ready, url: `${ready.networks.bench!.http}/v3/${ready.devKey.key}` };
 }
