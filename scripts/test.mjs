@@ -17,6 +17,28 @@ const extra = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let broken = false;
+/** Names of what failed, printed again just above the closing line (a CI log's tail shows them). */
+const failures = [];
+
+/** Collects failed tests (vitest and jest JSON share the shape) as "file > test: first message line". */
+function noteFailures(runner, report) {
+  for (const suite of report.testResults ?? []) {
+    const file = String(suite.name ?? '').replace(`${root}/`, '');
+    const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
+    if (suite.status === 'failed' && failedTests.length === 0) {
+      failures.push(`${runner}: ${file}: did not load: ${firstLine(suite.message)}`);
+    }
+    for (const t of failedTests) {
+      failures.push(`${runner}: ${file} > ${t.fullName ?? t.title}: ${firstLine((t.failureMessages ?? [])[0])}`);
+    }
+  }
+}
+
+function firstLine(text) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips terminal colour codes
+  const line = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
 
 function step(label, cmd, args, opts = {}) {
   process.stderr.write(`\n[nodegate test] ${label}\n`);
@@ -27,7 +49,10 @@ function step(label, cmd, args, opts = {}) {
 // 1. Lint (biome). A lint failure counts as one failed check.
 if (extra.length === 0) {
   if (step('lint (biome)', bin('biome'), ['lint', '--error-on-warnings', '.']) === 0) passed += 1;
-  else failed += 1;
+  else {
+    failed += 1;
+    failures.push('lint (biome): see its output above');
+  }
 }
 
 // 2. Vitest across every package (projects in vitest.config.ts).
@@ -41,6 +66,7 @@ const vStatus = step('vitest', bin('vitest'), [
 ]);
 if (existsSync(vitestJson)) {
   const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
+  noteFailures('vitest', r);
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   // Suites that failed to load count as failures too.
@@ -68,6 +94,7 @@ if (extra.length === 0) {
   ]);
   if (existsSync(serialJson)) {
     const r = JSON.parse(readFileSync(serialJson, 'utf8'));
+    noteFailures('vitest (serial)', r);
     passed += r.numPassedTests ?? 0;
     failed += r.numFailedTests ?? 0;
     const brokenSuites = (r.testResults ?? []).filter(
@@ -87,6 +114,7 @@ if (extra.length === 0 && existsSync(join(snapDir, 'jest.config.js'))) {
   const jStatus = step('jest (starknet-snap)', bin('jest'), ['--json', `--outputFile=${jestJson}`], { cwd: snapDir });
   if (existsSync(jestJson)) {
     const r = JSON.parse(readFileSync(jestJson, 'utf8'));
+    noteFailures('jest', r);
     passed += r.numPassedTests ?? 0;
     failed += (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
     if (jStatus !== 0 && (r.numFailedTests ?? 0) === 0 && (r.numRuntimeErrorTestSuites ?? 0) === 0) broken = true;
@@ -95,6 +123,12 @@ if (extra.length === 0 && existsSync(join(snapDir, 'jest.config.js'))) {
   }
 }
 
-if (broken) failed += 1;
+if (broken) {
+  failed += 1;
+  failures.push('a runner exited with an error and no failed test in its report: see its output above');
+}
+if (failures.length > 0) {
+  process.stdout.write(`\n[nodegate test] what failed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
+}
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 ? 1 : 0);
