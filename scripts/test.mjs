@@ -35,7 +35,6 @@ function noteFailures(runner, report) {
 }
 
 function firstLine(text) {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips terminal colour codes
   const line = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim() !== '') ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
