@@ -10,6 +10,12 @@ import { createPinScope, type PinScope } from './access/createPinScope.js';
 import type { IpfsGatewaySettings } from './config/IpfsGatewaySettings.js';
 import { type GatewayMatch, matchGatewayRequest } from './matchGatewayRequest.js';
 import type { GatewayStore } from './store/GatewayStore.js';
+import { createBlockCache } from './upstream/createBlockCache.js';
+
+/** Memory for the small blocks (root and directory nodes) reads start from: a warm read skips their `block/get`. */
+const BLOCK_CACHE_BYTES = 8 * 1024 * 1024;
+/** The largest block kept (a directory or file node; file data blocks are streamed, not kept). */
+const BLOCK_CACHE_MAX_BLOCK = 64 * 1024;
 
 /** Dedicated gateways as the edge and the admin API reach them. */
 export interface IpfsGateways {
@@ -30,7 +36,7 @@ export interface IpfsGateways {
 
 /**
  * Builds the dedicated gateways' serving side: a connection pool to the IPFS node (the same
- * upstream as `/api/v0`), the gateway directory (gateways, account plans and tokens, cached 2 s),
+ * upstream as `/api/v0`) with a cache of its small blocks (8 MiB, blocks up to 64 KiB), the gateway directory (gateways, account plans and tokens, cached 2 s),
  * the restricted scope over the pin records, and the account's bandwidth meter key on the shared
  * limiter (served bytes are metered by `createServedMeter`, as the API's are).
  *
@@ -50,7 +56,13 @@ export function createIpfsGateways(deps: {
   const url = new URL(deps.upstreamUrl);
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 32, scheduling: 'lifo' as const };
   const agent = url.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
-  const upstream: IpfsUpstream = { url, agent, headers: deps.headers, idleTimeoutMs: deps.settings.timeoutMs };
+  const upstream: IpfsUpstream = {
+    url,
+    agent,
+    headers: deps.headers,
+    idleTimeoutMs: deps.settings.timeoutMs,
+    blocks: createBlockCache({ maxBytes: BLOCK_CACHE_BYTES, maxBlockBytes: BLOCK_CACHE_MAX_BLOCK }),
+  };
   const meterKey = (accountId: string) => `gateway-account:${accountId}`;
   return {
     settings: deps.settings,

@@ -7,8 +7,9 @@ import { readUpstream } from './readUpstream.js';
 export const MAX_BLOCK_BYTES = 4 * 1024 * 1024;
 
 /**
- * One block's bytes: an identity CID's are its digest (nothing is asked of the node); any other
- * comes from the node's `block/get`, at most {@link MAX_BLOCK_BYTES}. Rejects with the
+ * One block's bytes: an identity CID's are its digest (nothing is asked of the node); a block the
+ * upstream's cache holds (`upstream.blocks`) is answered from it; any other comes from the node's
+ * `block/get`, at most {@link MAX_BLOCK_BYTES}, and is offered to the cache. Rejects with the
  * GatewayError of `contentError` (404 missing, 504 past `signal`'s deadline, 502).
  *
  * @example
@@ -16,5 +17,9 @@ export const MAX_BLOCK_BYTES = 4 * 1024 * 1024;
  */
 export async function fetchBlock(upstream: IpfsUpstream, cid: CID, signal: AbortSignal): Promise<Uint8Array> {
   if (cid.multihash.code === IDENTITY) return cid.multihash.digest;
-  return readUpstream(upstream, 'block/get', { arg: cid.toString() }, MAX_BLOCK_BYTES, signal);
+  const held = upstream.blocks?.get(cid);
+  if (held !== undefined) return held;
+  const bytes = await readUpstream(upstream, 'block/get', { arg: cid.toString() }, MAX_BLOCK_BYTES, signal);
+  upstream.blocks?.set(cid, bytes);
+  return bytes;
 }
