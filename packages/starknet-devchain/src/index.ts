@@ -18,10 +18,5 @@ export { DevchainError, ErrorCode, type ErrorCodeValue } from './errors.js';
 export { type MethodName, methodTable } from './rpc/methodTable.js';
 export { SPEC_VERSION } from './rpc/methods/starknet_specVersion.js';
 export { type DevchainOptions, parseChainId, type RunningDevchain, startDevchain } from './startDevchain.js';
-export {
-  seedWelcome,
-  WELCOME_CLASS_TAG,
-  WELCOME_TIMESTAMPS,
-  WELCOME_TRANSFER_AMOUNT,
-  type WelcomeState,
-} from './welcome/seedWelcome.js';
+export { seedWelcome, type WelcomeState } from './welcome/seedWelcome.js';
+export { WELCOME_CLASS_TAG, WELCOME_TIMESTAMPS, WELCOME_TRANSFER_AMOUNT } from './welcome/welcomeConstants.js';

@@ -5,7 +5,7 @@ import { DevchainNode } from './devchain.js';
 import { shortString } from './felt.js';
 import { resolveForkPoint } from './fork/resolveForkPoint.js';
 import { createRpcServer } from './rpc/createRpcServer.js';
-import { WELCOME_TIMESTAMPS } from './welcome/seedWelcome.js';
+import { WELCOME_TIMESTAMPS } from './welcome/welcomeConstants.js';
 
 /** Options of {@link startDevchain}. */
 export interface DevchainOptions {

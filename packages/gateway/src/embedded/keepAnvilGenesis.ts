@@ -1,5 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { type Hex, keccak256, toRlp } from 'viem';
+import { keccak256 } from 'ox/Hash';
+import type { Hex } from 'ox/Hex';
+import { fromHex as toRlp } from 'ox/Rlp';
 
 /** What {@link keepAnvilGenesis} found in a state file. */
 export type AnvilGenesisCheck =

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startDevchain } from '../startDevchain.js';
 import { rawRpc, rpcResult } from '../testing/rpc.js';
 import { syntheticAnswer } from '../testing/syntheticClass.js';
-import { WELCOME_CLASS_TAG, WELCOME_TIMESTAMPS, WELCOME_TRANSFER_AMOUNT } from './seedWelcome.js';
+import { WELCOME_CLASS_TAG, WELCOME_TIMESTAMPS, WELCOME_TRANSFER_AMOUNT } from './welcomeConstants.js';
 
 config.set('logLevel', 'ERROR');
 

@@ -2,7 +2,7 @@ import {
   WELCOME_CLASS_TAG,
   WELCOME_TIMESTAMPS as STARKNET_TIMESTAMPS,
   WELCOME_TRANSFER_AMOUNT as STARKNET_TRANSFER_AMOUNT,
-} from '@nodegate/starknet-devchain';
+} from '@nodegate/starknet-devchain/welcome';
 
 /**
  * The welcome state of the embedded backends (`embedded.welcome`, on for `npm start` without a
