@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -86,5 +88,29 @@ describe('openRotatingFile', () => {
     await file.close();
     expect(errors).toHaveLength(1);
     expect((errors[0] as NodeJS.ErrnoException).code).toBe('EISDIR');
+    // the directory is reported, never rotated away, however much is written at it
+    for (let i = 0; i < 100; i++) file.write(line(i));
+    expect(existsSync(`${path}.1`)).toBe(false);
+    expect((await stat(path)).isDirectory()).toBe(true);
+  });
+
+  it('a process whose file never opened exits cleanly (nothing left to flush at exit)', async () => {
+    const path = join(dir, 'also-a-dir');
+    await import('node:fs/promises').then((fs) => fs.mkdir(path));
+    const module = new URL('./openRotatingFile.ts', import.meta.url).pathname;
+    const code = `const { openRotatingFile } = await import(${JSON.stringify(module)});
+      let failed = false;
+      openRotatingFile(${JSON.stringify(path)}, { maxBytes: 1000, keep: 1, onError: () => { failed = true; } }).write('x\\n');
+      while (!failed) await new Promise((r) => setTimeout(r, 10));`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const [status] = (await once(child, 'exit')) as [number | null];
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
   });
 });

@@ -24,7 +24,9 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
  * hold much more than `(keep + 1) × maxBytes`. Writes are asynchronous (pino's SonicBoom): a
  * request never waits for the disk; at most 4 MiB waits in memory, lines beyond it are dropped
  * and counted (`dropped()`). A write error (disk full, file removed with its directory…) is
- * reported once to `onError` and never thrown.
+ * reported once to `onError` and never thrown; the lines after it are dropped and counted. Only a
+ * regular file is counted and rotated: a directory at `path` is reported (its open fails), never
+ * moved aside.
  *
  * @example
  * const file = openRotatingFile('/var/lib/nodegate/logs/access.log', { maxBytes: 10 * 1024 * 1024, keep: 2 });
@@ -37,12 +39,18 @@ export function openRotatingFile(
 ): RotatingFile {
   const { maxBytes, keep } = options;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  let size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  // what a regular file already holds counts toward maxBytes; anything else at the path (a
+  // directory…) is never rotated away: its open fails, and that is reported
+  const found = statSync(path, { throwIfNoEntry: false });
+  let size = found?.isFile() ? found.size : 0;
   let dropped = 0;
   let reported = false;
   let closed = false;
   const dest = pino.destination({ dest: path, sync: false, mode: 0o600, maxLength: MAX_BUFFERED_BYTES });
   dest.on('error', (err: Error) => {
+    // nothing more reaches a failed file, so nothing is left to flush when the process exits
+    // (pino flushes its destinations then: one that never opened would throw "not ready")
+    dest.flushSync = () => undefined;
     if (reported) return;
     reported = true;
     options.onError?.(err);
@@ -74,11 +82,15 @@ export function openRotatingFile(
   return {
     path,
     write(line) {
+      // closed, or failed (reported once): nothing more reaches the file, not even a rotation
+      if (closed || reported) {
+        dropped += 1;
+        return;
+      }
       const bytes = Buffer.byteLength(line);
       if (size > 0 && size + bytes > maxBytes) rotate();
       size += bytes;
-      if (closed) dropped += 1;
-      else dest.write(line);
+      dest.write(line);
     },
     dropped: () => dropped,
     close: () =>
