@@ -80,6 +80,10 @@ describe('WebSocket clients that misbehave do not grow the gateway', () => {
     }
     console.info(`websocket memory: gateway RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB`);
     expect(closes[1008] ?? 0).toBeGreaterThan(0);
-    expect(peak - before).toBeLessThan(200);
+    // the peak, not its distance from the start: the collector's limits set it, not the baseline.
+    // A gateway that loaded 46 MB less at start (213 → 168 MB) peaked as high as before (302–380
+    // MB against 310–360, 4 runs each), so its growth looked larger; unbounded queues would go
+    // past this, growing with every round of answers nobody reads
+    expect(peak).toBeLessThan(430);
   });
 });
