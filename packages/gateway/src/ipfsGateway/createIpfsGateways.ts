@@ -73,7 +73,9 @@ export function createIpfsGateways(deps: {
       plans: deps.plans,
       defaultPlan: deps.defaultPlan,
     }),
-    scope: createPinScope({ store: deps.store, upstream }),
+    // the scope's walks visit up to 200,000 blocks once per change of pins: read past the block
+    // cache, which is for the blocks answers start from
+    scope: createPinScope({ store: deps.store, upstream: { ...upstream, blocks: undefined } }),
     upstream,
     limiter: deps.limiter,
     match: (host, path) => matchGatewayRequest(host, path, deps.settings),
