@@ -56,11 +56,9 @@ export function createIpfsGateways(deps: {
   const url = new URL(deps.upstreamUrl);
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 32, scheduling: 'lifo' as const };
   const agent = url.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const uncached: IpfsUpstream = { url, agent, headers: deps.headers, idleTimeoutMs: deps.settings.timeoutMs };
   const upstream: IpfsUpstream = {
-    url,
-    agent,
-    headers: deps.headers,
-    idleTimeoutMs: deps.settings.timeoutMs,
+    ...uncached,
     blocks: createBlockCache({ maxBytes: BLOCK_CACHE_BYTES, maxBlockBytes: BLOCK_CACHE_MAX_BLOCK }),
   };
   const meterKey = (accountId: string) => `gateway-account:${accountId}`;
@@ -75,7 +73,7 @@ export function createIpfsGateways(deps: {
     }),
     // the scope's walks visit up to 200,000 blocks once per change of pins: read past the block
     // cache, which is for the blocks answers start from
-    scope: createPinScope({ store: deps.store, upstream: { ...upstream, blocks: undefined } }),
+    scope: createPinScope({ store: deps.store, upstream: uncached }),
     upstream,
     limiter: deps.limiter,
     match: (host, path) => matchGatewayRequest(host, path, deps.settings),
