@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IpfsSettings } from '../config/types.js';
 import { matchHostOrPrefix } from '../edge/matchHostOrPrefix.js';
 import type { Limiter } from '../limits/Limiter.js';
@@ -7,6 +6,7 @@ import { createMemoryLimiter } from '../limits/createMemoryLimiter.js';
 import type { Logger } from '../log/createLogger.js';
 import { callUpstream, UpstreamCallError } from './callUpstream.js';
 import { collectIpfsGarbage, type IpfsGcReport } from './collectIpfsGarbage.js';
+import { createIpfsAgent } from './createIpfsAgent.js';
 import { createUploadLedger } from './createUploadLedger.js';
 import { createServedMeter, type ServedLimits, type ServedMeter, type ServedTally } from './createServedMeter.js';
 import type { IpfsCommandContext, IpfsLimits } from './IpfsCommandContext.js';
@@ -108,10 +108,9 @@ export interface IpfsRoute {
 export function createIpfsRoute(deps: IpfsRouteDeps): IpfsRoute {
   const { settings } = deps;
   const url = new URL(deps.upstreamUrl);
-  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 32, scheduling: 'lifo' as const };
   const upstream: IpfsUpstream = {
     url,
-    agent: url.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions),
+    agent: createIpfsAgent(url),
     headers: settings.upstream.headers ?? {},
     idleTimeoutMs: settings.upstream.timeoutMs,
   };

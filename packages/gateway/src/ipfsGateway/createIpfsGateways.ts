@@ -1,6 +1,5 @@
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import type { AccountStore } from '../accounts/AccountStore.js';
+import { createIpfsAgent } from '../ipfs/createIpfsAgent.js';
 import { servedBytesKey } from '../ipfs/createServedMeter.js';
 import type { IpfsUpstream } from '../ipfs/IpfsUpstream.js';
 import type { Limiter } from '../limits/Limiter.js';
@@ -54,8 +53,7 @@ export function createIpfsGateways(deps: {
   limiter: Limiter;
 }): IpfsGateways {
   const url = new URL(deps.upstreamUrl);
-  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 32, scheduling: 'lifo' as const };
-  const agent = url.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const agent = createIpfsAgent(url);
   const uncached: IpfsUpstream = { url, agent, headers: deps.headers, idleTimeoutMs: deps.settings.timeoutMs };
   const upstream: IpfsUpstream = {
     ...uncached,
