@@ -10,6 +10,7 @@ import type { IpfsGatewaySettings } from './config/IpfsGatewaySettings.js';
 import { type GatewayMatch, matchGatewayRequest } from './matchGatewayRequest.js';
 import type { GatewayStore } from './store/GatewayStore.js';
 import { createBlockCache } from './upstream/createBlockCache.js';
+import { createStreamConnections } from './upstream/createStreamConnections.js';
 
 /** Memory for the small blocks (root and directory nodes) reads start from: a warm read skips their `block/get`. */
 const BLOCK_CACHE_BYTES = 8 * 1024 * 1024;
@@ -57,6 +58,7 @@ export function createIpfsGateways(deps: {
   const uncached: IpfsUpstream = { url, agent, headers: deps.headers, idleTimeoutMs: deps.settings.timeoutMs };
   const upstream: IpfsUpstream = {
     ...uncached,
+    ...(url.protocol === 'http:' ? { streams: createStreamConnections(url, deps.headers) } : {}),
     blocks: createBlockCache({ maxBytes: BLOCK_CACHE_BYTES, maxBlockBytes: BLOCK_CACHE_MAX_BLOCK }),
   };
   const meterKey = (accountId: string) => `gateway-account:${accountId}`;
@@ -77,6 +79,9 @@ export function createIpfsGateways(deps: {
     match: (host, path) => matchGatewayRequest(host, path, deps.settings),
     meterKey,
     bandwidthToday: (accountId) => deps.limiter.usedToday(servedBytesKey(meterKey(accountId))),
-    close: () => agent.destroy(),
+    close: () => {
+      agent.destroy();
+      upstream.streams?.close();
+    },
   };
 }

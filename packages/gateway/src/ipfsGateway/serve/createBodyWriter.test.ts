@@ -1,9 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServedMeter, type ServedLimits } from '../../ipfs/createServedMeter.js';
 import { createMemoryLimiter } from '../../limits/createMemoryLimiter.js';
+import { createStreamConnections } from '../upstream/createStreamConnections.js';
 import { AnswerStopped, createBodyWriter } from './createBodyWriter.js';
 
 // The body writer between two real HTTP hops: an "upstream" server whose answer the writer pumps
@@ -167,5 +169,57 @@ describe('createBodyWriter', () => {
     const outcome = await hop.outcome;
     expect(outcome.error).toMatchObject({ status: 429, refusal: 'served-daily' });
     expect(outcome.bytes).toBeLessThanOrEqual(512 * 1024 + 64 * 1024);
+  });
+
+  it('pumps a body read without a copy (createStreamConnections) to a slow client byte for byte, chunks given back as written', async () => {
+    const data = randomBytes(12 * MiB);
+    const upstream = await listen((_req, res) => {
+      res.writeHead(200, { trailer: 'X-Stream-Error' });
+      let at = 0;
+      const more = () => {
+        while (at < data.byteLength) {
+          const piece = data.subarray(at, at + 100_000);
+          at += piece.byteLength;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.addTrailers({ 'X-Stream-Error': '' });
+        res.end();
+      };
+      more();
+    });
+    const streams = createStreamConnections(new URL(upstream), {});
+    let settle!: (r: { error?: unknown; bytes: number }) => void;
+    const outcome = new Promise<{ error?: unknown; bytes: number }>((r) => {
+      settle = r;
+    });
+    const hop = await listen(async (_req, res) => {
+      const meter = createServedMeter(createMemoryLimiter(), 'k', limits(), new AbortController().signal);
+      const body = createBodyWriter(res, meter);
+      const answer = await streams.open('cat', { arg: 'x' }, AbortSignal.timeout(5_000));
+      res.writeHead(200);
+      try {
+        await body.pump(answer, 2_000);
+        res.end();
+        settle({ bytes: body.bytes });
+      } catch (error) {
+        res.destroy();
+        settle({ error, bytes: body.bytes });
+      }
+    });
+    // a client that reads slowly: the gateway's socket fills and its writes complete late
+    const res = await get(hop);
+    const hash = createHash('sha256');
+    let n = 0;
+    res.on('data', (c: Buffer) => {
+      hash.update(c);
+      if (++n % 2 === 0) {
+        res.pause();
+        setTimeout(() => res.resume(), 4);
+      }
+    });
+    await once(res, 'end');
+    streams.close();
+    expect(await outcome).toEqual({ bytes: data.byteLength });
+    expect(hash.digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
   });
 });

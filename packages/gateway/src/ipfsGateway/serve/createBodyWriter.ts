@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { ServedMeter } from '../../ipfs/createServedMeter.js';
+import type { UpstreamBody } from '../../ipfs/IpfsUpstream.js';
 
 /** The most bytes written at once (what the meter may let through before it is charged). */
 const PIECE = 64 * 1024;
@@ -14,9 +14,10 @@ export interface BodyWriter {
    * the meter or the socket holds a chunk back, so backpressure reaches the node. A stream that
    * brings nothing for `idleMs` is destroyed and the promise rejects (the answer stops: a slow
    * block never holds it longer), and so does a stream that ends early or with an
-   * `X-Stream-Error` trailer.
+   * `X-Stream-Error` trailer. A body with `release` has each chunk given back once its write
+   * completed (its read buffer then takes another read).
    */
-  pump(stream: Readable, idleMs: number): Promise<void>;
+  pump(stream: UpstreamBody, idleMs: number): Promise<void>;
   /** Bytes written so far. */
   readonly bytes: number;
 }
@@ -59,24 +60,26 @@ export function createBodyWriter(res: ServerResponse, meter: ServedMeter): BodyW
     });
   /**
    * Writes `chunk` from `at` on, in pieces: the meter counts each before it is sent, so a day's
-   * bandwidth is passed by one piece at most (`paid`: the first piece was already let through).
+   * bandwidth is passed by one piece at most (`paid`: the first piece was already let through);
+   * `written` is called once the last piece's write completed.
    * Undefined when all of it was written at once; else a promise for the rest (after the meter's
    * wait or the socket's drain). Throws (or rejects) {@link AnswerStopped} when the client went
    * away, and the meter's refusal when it stops.
    */
-  const writeFrom = (chunk: Uint8Array, at: number, paid = false): Promise<void> | undefined => {
+  const writeFrom = (chunk: Uint8Array, at: number, paid = false, written?: () => void): Promise<void> | undefined => {
     for (; at < chunk.byteLength; at += PIECE, paid = false) {
       if (res.destroyed || res.writableEnded) throw new AnswerStopped('the client went away');
       const piece = at === 0 && chunk.byteLength <= PIECE ? chunk : chunk.subarray(at, at + PIECE);
       const wait = paid ? undefined : meter.take(piece.byteLength);
       if (wait !== undefined) {
         const from = at;
-        return wait.then(() => writeFrom(chunk, from, true));
+        return wait.then(() => writeFrom(chunk, from, true, written));
       }
       bytes += piece.byteLength;
-      if (!res.write(piece)) {
+      const last = at + PIECE >= chunk.byteLength;
+      if (!(last && written !== undefined ? res.write(piece, written) : res.write(piece))) {
         const next = at + PIECE;
-        return drain().then(() => writeFrom(chunk, next));
+        return drain().then(() => writeFrom(chunk, next, false, written));
       }
     }
     return undefined;
@@ -117,10 +120,11 @@ export function createBodyWriter(res: ServerResponse, meter: ServedMeter): BodyW
           if (trailer) reject(new AnswerStopped(`the IPFS node failed mid-answer: ${trailer.slice(0, 200)}`));
           else resolve();
         };
+        const release = stream.release?.bind(stream);
         const onData = (chunk: Buffer) => {
           let pending: Promise<void> | undefined;
           try {
-            pending = writeFrom(chunk, 0);
+            pending = writeFrom(chunk, 0, false, release && (() => release(chunk)));
           } catch (err) {
             return fail(err);
           }

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { CID } from 'multiformats/cid';
+import type { UpstreamBody } from '../../ipfs/IpfsUpstream.js';
 import { contentDisposition } from './contentDisposition.js';
 import { baseHeaders, type ContentRequest, IMMUTABLE, matchesIfNoneMatch, writeNotModified } from './ContentRequest.js';
 import { sniffType, typeByName } from './contentTypeOf.js';
@@ -77,13 +77,11 @@ export async function serveFile(
   }
   // the node's cat of the range, opened before the status is sent (content not found in time is a
   // 504, not a cut 200); its first chunk gives the type to sniff when the range starts at 0
-  const stream = await openUpstreamStream(
-    cr.upstream,
-    'cat',
-    { arg: node.cid.toString(), offset: String(start), length: String(length) },
-    cr.find,
-    cr.client,
-  );
+  const params = { arg: node.cid.toString(), offset: String(start), length: String(length) };
+  const stream: UpstreamBody =
+    cr.upstream.streams !== undefined
+      ? await cr.upstream.streams.open('cat', params, cr.find, cr.client)
+      : await openUpstreamStream(cr.upstream, 'cat', params, cr.find, cr.client);
   let first: Buffer | undefined;
   if (type === undefined) {
     if (start === 0) {
@@ -112,8 +110,11 @@ function firstBytes(cr: ContentRequest, node: LoadedNode): Promise<Buffer> {
   );
 }
 
-/** The stream's first chunk (empty when it ends without one), the stream left paused after it. */
-function firstChunk(stream: Readable): Promise<Buffer> {
+/**
+ * The stream's first chunk (empty when it ends without one), the stream left paused after it; a
+ * copy when the chunk is a reused read buffer's (given back at once).
+ */
+function firstChunk(stream: UpstreamBody): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const done = (err: Error | undefined, chunk: Buffer) => {
       stream.off('data', onData);
@@ -123,7 +124,12 @@ function firstChunk(stream: Readable): Promise<Buffer> {
       if (err) reject(err);
       else resolve(chunk);
     };
-    const onData = (chunk: Buffer) => done(undefined, chunk);
+    const onData = (chunk: Buffer) => {
+      if (stream.release === undefined) return done(undefined, chunk);
+      const copy = Buffer.from(chunk);
+      stream.release(chunk);
+      done(undefined, copy);
+    };
     const onEnd = () => done(undefined, Buffer.alloc(0));
     const onError = (err: Error) => done(err, Buffer.alloc(0));
     // kept: an error while the stream waits paused for the body's pump must not be an uncaught one
