@@ -244,6 +244,7 @@ try {
       sizes: (values['gateway-sizes'] ?? `1,${size / MiB}`).split(',').map(Number),
       runs,
       warmup,
+      pids: { gateway: gateway?.pid, proxy: proxyChild.pid },
     });
   }
 } finally {

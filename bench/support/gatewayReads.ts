@@ -1,5 +1,6 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import { request } from 'node:http';
+import { processCpuMs, rssMb } from './processProbe.js';
 
 // Dedicated gateway reads for `npm run bench -- ipfs`: a file added (pinned) through the
 // gateway's /api/v0, then read by GET through the development account's dedicated gateway (path
@@ -9,6 +10,8 @@ import { request } from 'node:http';
 // body byte, warm, on the small file. A bare stream proxy (bareStreamProxy.ts: node:http in and
 // out, the node's answer piped through, nothing else) is read in the same rounds: the least any
 // Node proxy hop costs on this machine, so what is the gateway's own and what is the hop's shows.
+// With the processes' pids, the CPU each hop used per read (every thread of the process, its
+// collector's helpers too; cold and warm reads together) and their RSS at the end.
 
 const MiB = 1024 * 1024;
 
@@ -93,6 +96,8 @@ export interface GatewayReadFigures {
   readonly cold: { readonly gateway: number; readonly node: number; readonly proxy: number };
   readonly warm: { readonly gateway: number; readonly node: number; readonly proxy: number };
   readonly ttfbMs: { readonly gateway: number; readonly node: number };
+  /** CPU ms per read, cold and warm together (undefined without the pids). */
+  readonly cpuMs: { readonly gateway: number | undefined; readonly proxy: number | undefined };
 }
 
 /**
@@ -112,6 +117,8 @@ export async function benchGatewayReads(options: {
   sizes: readonly number[];
   runs: number;
   warmup: number;
+  /** The gateway's and the bare proxy's processes, for their CPU per read and RSS. */
+  pids?: { gateway?: number | undefined; proxy?: number | undefined };
 }): Promise<GatewayReadFigures[]> {
   const figures: GatewayReadFigures[] = [];
   for (const sizeMiB of options.sizes) {
@@ -120,9 +127,28 @@ export async function benchGatewayReads(options: {
       if (r.bytes !== size) throw new Error(`read ${r.bytes} bytes, expected ${size}`);
       return size / MiB / (r.ms / 1000);
     };
-    const viaGateway = (cid: string) => read(`${options.gatewayBase}/ipfs/${cid}`, { method: 'GET' });
+    const cpu = { gateway: 0, proxy: 0, reads: 0 };
+    /** A read, and the CPU `pid` used meanwhile added to `cpu[side]` (counted rounds only). */
+    const timed = async (
+      side: 'gateway' | 'proxy',
+      pid: number | undefined,
+      counted: boolean,
+      go: () => Promise<Read>,
+    ) => {
+      const before = await processCpuMs(pid);
+      const r = await go();
+      const after = await processCpuMs(pid);
+      if (counted && before !== undefined && after !== undefined) cpu[side] += after - before;
+      return r;
+    };
+    let counted = false;
+    const viaGateway = (cid: string) =>
+      timed('gateway', options.pids?.gateway, counted, () =>
+        read(`${options.gatewayBase}/ipfs/${cid}`, { method: 'GET' }),
+      );
     const viaNode = (cid: string) => read(`${options.nodeApi}/api/v0/cat?arg=${cid}`, { method: 'POST' });
-    const viaProxy = (cid: string) => read(`${options.proxyBase}/ipfs/${cid}`, { method: 'GET' });
+    const viaProxy = (cid: string) =>
+      timed('proxy', options.pids?.proxy, counted, () => read(`${options.proxyBase}/ipfs/${cid}`, { method: 'GET' }));
     const samples = {
       cg: [] as number[],
       cn: [] as number[],
@@ -134,6 +160,8 @@ export async function benchGatewayReads(options: {
     const ttfb = { g: [] as number[], n: [] as number[] };
     for (let round = -options.warmup; round < options.runs; round++) {
       const seed = `gw-${sizeMiB}-${round}-${Date.now()}`;
+      counted = round >= 0;
+      if (counted) cpu.reads += 2;
       const forGateway = await add(options.apiBase, options.authorization, size, `${seed}-g`);
       const forNode = await add(options.apiBase, options.authorization, size, `${seed}-n`);
       const forProxy = await add(options.apiBase, options.authorization, size, `${seed}-p`);
@@ -154,6 +182,10 @@ export async function benchGatewayReads(options: {
       cold: { gateway: median(samples.cg), node: median(samples.cn), proxy: median(samples.cp) },
       warm: { gateway: median(samples.wg), node: median(samples.wn), proxy: median(samples.wp) },
       ttfbMs: { gateway: median(ttfb.g), node: median(ttfb.n) },
+      cpuMs: {
+        gateway: options.pids?.gateway === undefined ? undefined : cpu.gateway / cpu.reads,
+        proxy: options.pids?.proxy === undefined ? undefined : cpu.proxy / cpu.reads,
+      },
     });
   }
   console.log(
@@ -173,6 +205,8 @@ export async function benchGatewayReads(options: {
     ['gw/px', 7],
     ['TTFB gw ms', 12],
     ['cat ms', 8],
+    ['CPU gw ms', 11],
+    ['px ms', 8],
   ];
   console.log(cols.map(([h, w], i) => (i === 0 ? h.padEnd(w) : h.padStart(w))).join(''));
   for (const f of figures) {
@@ -190,8 +224,16 @@ export async function benchGatewayReads(options: {
       (f.warm.gateway / f.warm.proxy).toFixed(2),
       f.ttfbMs.gateway.toFixed(2),
       f.ttfbMs.node.toFixed(2),
+      f.cpuMs.gateway?.toFixed(2) ?? '-',
+      f.cpuMs.proxy?.toFixed(2) ?? '-',
     ];
     console.log(cells.map((c, i) => (i === 0 ? c.padEnd(cols[i]![1]) : c.padStart(cols[i]![1]))).join(''));
+  }
+  const [gwRss, pxRss] = await Promise.all([rssMb(options.pids?.gateway), rssMb(options.pids?.proxy)]);
+  if (gwRss !== undefined || pxRss !== undefined) {
+    console.log(
+      `CPU: per read (cold and warm), every thread of the process. RSS at the end: gateway ${gwRss?.toFixed(0) ?? '-'} MB, bare proxy ${pxRss?.toFixed(0) ?? '-'} MB`,
+    );
   }
   return figures;
 }

@@ -9,6 +9,19 @@ export async function rssMb(pid: number | undefined): Promise<number | undefined
 }
 
 /**
+ * The CPU a whole process (every thread: the collector's helpers too) used so far, ms, user and
+ * system together (Linux `/proc/<pid>/stat`, in clock ticks of 10 ms); undefined once it is gone.
+ */
+export async function processCpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // the fields after the command name (which may hold spaces) in parentheses; utime and stime are the 12th and 13th
+  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields === undefined || fields.length < 13) return undefined;
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
  * A process's main thread so far (Linux `/proc/<pid>/task/<pid>/schedstat`), ms: the CPU it used,
  * and the time it waited for a CPU while it could run (what a busy machine adds to its event
  * loop's delay). Undefined where there is no such file.
