@@ -14,7 +14,8 @@ export interface GatewayReady {
 }
 
 /**
- * Starts `nodegate start` as its own process, with the V8 flags `npm start` uses, on a config
+ * Starts `nodegate start` as its own process, with the V8 flags `npm start` uses (the young
+ * generation's semi-space: `NODEGATE_BENCH_SEMI_SPACE` MB instead, to compare), on a config
  * made of `config` plus a free loopback port, a data directory in `dir` and a dev key.
  */
 export async function startGatewayProcess(dir: string, config: Record<string, unknown>) {
@@ -33,7 +34,7 @@ export async function startGatewayProcess(dir: string, config: Record<string, un
   const gw = await spawnUntilFile(
     process.execPath,
     [
-      '--max-semi-space-size=32',
+      `--max-semi-space-size=${process.env.NODEGATE_BENCH_SEMI_SPACE ?? '32'}`,
       join(root, 'packages/gateway/dist/cli/main.js'),
       'start',
       '--config',

@@ -129,6 +129,8 @@ export function createStreamConnections(url: URL, headers: Readonly<Record<strin
       const request = `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: 0\r\n${extra}\r\n`;
       const attempt = (reused: boolean): Promise<StreamBody> => {
         let conn = reused ? idle.pop() : undefined;
+        // one the node closed a moment ago (its close not yet reported) is skipped
+        while (conn?.socket.destroyed) conn = idle.pop();
         if (conn === undefined) {
           conn = dial();
           reused = false;
@@ -236,7 +238,8 @@ class Answer extends EventEmitter implements StreamBody {
     signal.addEventListener('abort', this.onAbort, { once: true });
     // a data listener starts the flow, as on a Readable
     this.on('newListener', (event) => {
-      if (event === 'data' && !this.explicit) queueMicrotask(() => this.resume());
+      // (a pause right after the listener was added wins, as on a Readable)
+      if (event === 'data' && !this.explicit) queueMicrotask(() => !this.explicit && this.resume());
     });
   }
 
