@@ -18,7 +18,8 @@ export interface IpfsUpstream {
    */
   /**
    * Connections for answers streamed on whole (a file's `cat`), read without a copy
-   * (the dedicated gateways' `createStreamConnections`); absent, those go through `agent`.
+   * (the dedicated gateways' `createStreamConnections`); absent, or `full` (all its connections
+   * busy), those go through `agent`.
    */
   readonly streams?: {
     open(
@@ -27,6 +28,7 @@ export interface IpfsUpstream {
       signal: AbortSignal,
       lifetime?: AbortSignal,
     ): Promise<UpstreamBody>;
+    readonly full: boolean;
     close(): void;
   };
   readonly blocks?: {

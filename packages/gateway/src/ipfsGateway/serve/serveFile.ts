@@ -78,9 +78,10 @@ export async function serveFile(
   // the node's cat of the range, opened before the status is sent (content not found in time is a
   // 504, not a cut 200); its first chunk gives the type to sniff when the range starts at 0
   const params = { arg: node.cid.toString(), offset: String(start), length: String(length) };
+  const streams = cr.upstream.streams;
   const stream: UpstreamBody =
-    cr.upstream.streams !== undefined
-      ? await cr.upstream.streams.open('cat', params, cr.find, cr.client)
+    streams !== undefined && !streams.full
+      ? await streams.open('cat', params, cr.find, cr.client)
       : await openUpstreamStream(cr.upstream, 'cat', params, cr.find, cr.client);
   let first: Buffer | undefined;
   if (type === undefined) {

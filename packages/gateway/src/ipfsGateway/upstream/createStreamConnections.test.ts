@@ -194,4 +194,23 @@ describe('createStreamConnections', () => {
     expect(error).toBeInstanceOf(Error);
     expect(body.destroyed).toBe(true);
   });
+
+  it('is full at its connection bound, and no longer once a connection is let go', async () => {
+    const { url } = await listen((_req, res) => {
+      res.writeHead(200);
+      res.write(Buffer.alloc(1024, 5)); // and keeps the answer open
+    });
+    const pool = createStreamConnections(url, {}, { maxConnections: 2 });
+    pools.push(pool);
+    const a = await pool.open('cat', { arg: 'a' }, AbortSignal.timeout(2_000));
+    expect(pool.full).toBe(false);
+    const b = await pool.open('cat', { arg: 'b' }, AbortSignal.timeout(2_000));
+    expect(pool.full).toBe(true);
+    const closed = once(a, 'close');
+    a.destroy();
+    await closed;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pool.full).toBe(false);
+    b.destroy();
+  });
 });

@@ -10,6 +10,8 @@ const READ_BYTES = 64 * 1024;
 const MAX_HELD = 4;
 /** Idle kept-alive connections kept per node. */
 const MAX_IDLE = 32;
+/** Connections open at once per node (busy and idle): at most 5 × 64 KiB of read buffers each. */
+const MAX_CONNECTIONS = 256;
 /** The most of a failed answer's body read for its message. */
 const MAX_ERROR_BODY = 16 * 1024;
 
@@ -41,6 +43,11 @@ export interface StreamConnections {
     signal: AbortSignal,
     lifetime?: AbortSignal,
   ): Promise<StreamBody>;
+  /**
+   * Every connection the pool may hold (`maxConnections`, default 256) is busy: the caller takes another road (the node's
+   * connection pool, which queues), so the buffers here stay bounded whatever the number of readers.
+   */
+  readonly full: boolean;
   close(): void;
 }
 
@@ -71,8 +78,14 @@ interface Connection {
  * const body = await streams.open('cat', { arg: cid }, signal);
  * body.on('data', (chunk) => res.write(chunk, () => body.release(chunk)));
  */
-export function createStreamConnections(url: URL, headers: Readonly<Record<string, string>>): StreamConnections {
+export function createStreamConnections(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  options: { maxConnections?: number } = {},
+): StreamConnections {
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const idle: Connection[] = [];
+  let open = 0;
   const base = url.pathname.replace(/\/$/, '');
   const extra = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -103,8 +116,10 @@ export function createStreamConnections(url: URL, headers: Readonly<Record<strin
       },
     } as NetConnectOpts);
     (conn as { socket: Socket }).socket = socket;
+    open++;
     socket.on('error', () => undefined);
     socket.on('close', () => {
+      open--;
       const at = idle.indexOf(conn);
       if (at !== -1) idle.splice(at, 1);
       conn.answer?.onClose();
@@ -153,6 +168,9 @@ export function createStreamConnections(url: URL, headers: Readonly<Record<strin
         });
       };
       return attempt(idle.length > 0);
+    },
+    get full() {
+      return idle.length === 0 && open >= maxConnections;
     },
     close() {
       for (const conn of idle.splice(0)) conn.socket.destroy();
