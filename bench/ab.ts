@@ -1,4 +1,4 @@
-// npm run bench -- ab --a DIR --b DIR [--requests N] [--rounds R] [--connections C] [--prof]
+// npm run bench -- ab --a DIR --b DIR [--a-flags F] [--b-flags F] [--requests N] [--rounds R] [--connections C] [--prof]
 // An A/B of two builds of the gateway in one run: DIR is a checkout whose
 // packages/gateway/dist is built (e.g. a git worktree of the previous commit in /tmp, and the
 // working tree). Each build runs as (c) (embedded defaults, cache off) and (e) (cache on, hits),
@@ -7,6 +7,9 @@
 // is divided by that number: CPU µs per request is far less sensitive to a busy machine than
 // req/s, so it is the figure to read. The median of the rounds is printed per target, with the
 // machine's load average. --prof writes a V8 CPU profile of each gateway to /tmp/nodegate-ab-prof.
+// --a-flags / --b-flags: the Node/V8 flags each side's gateways start with (space-separated;
+// default `--max-semi-space-size=32`, as `npm start`), to compare flags on one build; at the end,
+// each gateway's peak RSS (VmHWM) over the run.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +29,10 @@ const rounds = Number(arg('rounds')) || 5;
 const connections = Number(arg('connections')) || 50;
 const prof = process.argv.includes('--prof');
 const only = arg('only')?.split(',');
+const flagsOf = {
+  A: (arg('a-flags') ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
+  B: (arg('b-flags') ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
+};
 
 /** CPU time of every thread of a process so far, ns (threads that exited are not counted). */
 async function cpuNs(pid: number): Promise<number> {
@@ -37,7 +44,13 @@ async function cpuNs(pid: number): Promise<number> {
   return total;
 }
 
-async function startGateway(buildRoot: string, dir: string, upstream: string, extra: Record<string, unknown>) {
+async function startGateway(
+  buildRoot: string,
+  nodeFlags: readonly string[],
+  dir: string,
+  upstream: string,
+  extra: Record<string, unknown>,
+) {
   await mkdir(dir, { recursive: true });
   const configFile = join(dir, 'nodegate.json');
   await writeFile(
@@ -46,7 +59,9 @@ async function startGateway(buildRoot: string, dir: string, upstream: string, ex
       listen: '127.0.0.1:0',
       dataDir: join(dir, 'data'),
       devKey: true,
-      networks: [{ name: 'bench', family: 'eth', pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstream }] }],
+      networks: [
+        { name: 'bench', family: 'eth', pathPrefix: '/bench', upstreams: [{ name: 'upstream', http: upstream }] },
+      ],
       ...extra,
     }),
   );
@@ -55,7 +70,7 @@ async function startGateway(buildRoot: string, dir: string, upstream: string, ex
   const gw = await spawnUntilFile(
     process.execPath,
     [
-      '--max-semi-space-size=32',
+      ...nodeFlags,
       ...flags,
       join(buildRoot, 'packages/gateway/dist/cli/main.js'),
       'start',
@@ -92,17 +107,28 @@ async function main() {
     headers: { 'content-type': 'application/json' },
     body: '{"jsonrpc":"2.0","id":1,"method":"anvil_mine","params":["0x100"]}',
   });
-  const proxy = await spawnJsonLine(process.execPath, ['--import', 'tsx', join(root, 'bench/support/bareProxy.ts'), anvil.http]);
+  const proxy = await spawnJsonLine(process.execPath, [
+    '--import',
+    'tsx',
+    join(root, 'bench/support/bareProxy.ts'),
+    anvil.http,
+  ]);
   const servers: Record<string, { child: import('node:child_process').ChildProcess; url: string }> = {
     b: { child: proxy.child, url: proxy.value.url as string },
   };
   try {
-    for (const [name, buildRoot] of Object.entries(builds)) {
-      servers[`c${name}`] = await startGateway(buildRoot, join(dir, `c${name}`), anvil.http, { cache: { enabled: false } });
-      servers[`e${name}`] = await startGateway(buildRoot, join(dir, `e${name}`), anvil.http, {});
+    for (const [name, buildRoot] of Object.entries(builds) as Array<['A' | 'B', string]>) {
+      const nodeFlags = flagsOf[name];
+      servers[`c${name}`] = await startGateway(buildRoot, nodeFlags, join(dir, `c${name}`), anvil.http, {
+        cache: { enabled: false },
+      });
+      servers[`e${name}`] = await startGateway(buildRoot, nodeFlags, join(dir, `e${name}`), anvil.http, {});
     }
     const bodies: Record<string, { body: string; targets: string[] }> = {
-      eth_blockNumber: { body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}', targets: ['b', 'cA', 'cB'] },
+      eth_blockNumber: {
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
+        targets: ['b', 'cA', 'cB'],
+      },
       'eth_getBlockByNumber(latest,false)': {
         body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}',
         targets: ['b', 'cA', 'cB'],
@@ -113,7 +139,7 @@ async function main() {
       },
     };
     console.log(
-      `A/B: A=${builds.A} B=${builds.B}; ${requests} requests per run, ${connections} connections, ${rounds} interleaved rounds (median), node ${process.version}`,
+      `A/B: A=${builds.A} ${flagsOf.A.join(' ')} B=${builds.B} ${flagsOf.B.join(' ')}; ${requests} requests per run, ${connections} connections, ${rounds} interleaved rounds (median), node ${process.version}`,
     );
     for (const [label, { body, targets }] of Object.entries(bodies)) {
       if (only && !only.some((o) => label.startsWith(o))) continue;
@@ -159,6 +185,14 @@ async function main() {
         `B − A: ${d >= 0 ? '+' : ''}${d.toFixed(1)} µs/req (${((d / median(cpu[x!]!)) * 100).toFixed(1)}%); per round ${pairs.map((p) => p.toFixed(1)).join(', ')}; over b: A +${(median(cpu[x!]!) - median(cpu.b!)).toFixed(1)}, B +${(median(cpu[y!]!) - median(cpu.b!)).toFixed(1)}; req/s B/A ${(median(rps[y!]!) / median(rps[x!]!)).toFixed(2)}`,
       );
     }
+    const peaks = await Promise.all(
+      Object.entries(servers).map(async ([t, s]) => {
+        const status = await readFile(`/proc/${s.child.pid}/status`, 'utf8').catch(() => '');
+        const kb = /VmHWM:\s+(\d+)/.exec(status)?.[1];
+        return `${t} ${kb ? (Number(kb) / 1024).toFixed(0) : '-'} MB`;
+      }),
+    );
+    console.log(`\npeak RSS over the run: ${peaks.join(', ')}`);
   } finally {
     for (const s of Object.values(servers)) await stop(s.child);
     await anvil.stop();
