@@ -93,7 +93,10 @@ describe('superviseBackend: a stop is not a crash', () => {
     expect(backend.restarts()).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(backend.pid()).not.toBe(before);
-    expect(warnings().map((w) => w.msg)).toEqual(['embedded backend exited; restarting it', 'embedded backend restarted']);
+    expect(warnings().map((w) => w.msg)).toEqual([
+      'embedded backend exited; restarting it',
+      'embedded backend restarted',
+    ]);
     // the same address after the restart
     expect(await (await fetch(backend.http)).text()).toBe('ok');
     await backend.stop();

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { Agent, createServer, type IncomingMessage, request, type Server } from 'node:http';
-import type { AddressInfo, NetConnectOpts } from 'node:net';
+import { Agent, type IncomingMessage, request } from 'node:http';
+import type { NetConnectOpts } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeLoopbackServers, listenLoopback } from '../test-support/listenLoopback.js';
 import { connectReusingReads } from './connectReusingReads.js';
 
 // Real HTTP over loopback: a server answering random bytes, read by node:http through an agent
@@ -11,21 +11,17 @@ import { connectReusingReads } from './connectReusingReads.js';
 // digest of what was kept would differ from the digest of what was sent.
 
 const MiB = 1024 * 1024;
-const servers: Server[] = [];
 const agents: Agent[] = [];
 afterEach(() => {
   for (const a of agents.splice(0)) a.destroy();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
+  closeLoopbackServers();
 });
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** A server answering `body` chunked (in `piece`-sized writes) or with a Content-Length. */
 async function serve(body: Buffer, mode: 'chunked' | 'length', piece = 100_000): Promise<string> {
-  const server = createServer((_req, res) => {
+  const { url } = await listenLoopback((_req, res) => {
     if (mode === 'length') res.writeHead(200, { 'content-length': String(body.byteLength) });
     else res.writeHead(200, { trailer: 'x-stream-error' });
     let at = 0;
@@ -40,10 +36,7 @@ async function serve(body: Buffer, mode: 'chunked' | 'length', piece = 100_000):
     };
     more();
   });
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return url;
 }
 
 function reusingAgent(): Agent {

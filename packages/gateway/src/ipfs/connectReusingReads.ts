@@ -11,7 +11,7 @@ export const READ_BUFFER_BYTES = 64 * 1024;
  * nothing refers to the buffer once the next read comes (`connectReusingReads.test.ts` holds
  * Node's parser to that). An answer of many megabytes then allocates half as much, and V8, which
  * counts dead buffers against its heap limits until a full collection, runs a third fewer full
- * collections while the gateway streams (72 against 45 for 300 reads of 1 MiB).
+ * collections while the gateway streams (72 against 44 for 300 reads of 1 MiB).
  *
  * For plain HTTP only (not under TLS, whose socket reads for itself), and not for upgrades
  * (a `101` answer's first bytes are handed on as a view).

@@ -89,7 +89,10 @@ describe('readPlainCall', () => {
     ['a literal run on', '{"jsonrpc":"2.0","id":1,"method":"m","params":[truex]}'],
     ['a byte order mark', '\ufeff{"jsonrpc":"2.0","id":1,"method":"m"}'],
     ['an empty object', '{}'],
-    ['a body over the length', `{"jsonrpc":"2.0","id":1,"method":"m","params":["${'a'.repeat(PLAIN_CALL_MAX_LENGTH)}"]}`],
+    [
+      'a body over the length',
+      `{"jsonrpc":"2.0","id":1,"method":"m","params":["${'a'.repeat(PLAIN_CALL_MAX_LENGTH)}"]}`,
+    ],
   ];
   for (const [name, body] of notPlain) {
     it(`leaves ${name} to the general parser`, () => {
@@ -134,7 +137,10 @@ describe('readPlainCall', () => {
           fc.constant(''),
           fc.string({ maxLength: 4 }),
         ),
-        params: fc.oneof({ arbitrary: fc.array(param, { maxLength: 4 }), weight: 9 }, fc.dictionary(fc.string(), param)),
+        params: fc.oneof(
+          { arbitrary: fc.array(param, { maxLength: 4 }), weight: 9 },
+          fc.dictionary(fc.string(), param),
+        ),
       },
       { requiredKeys: ['jsonrpc', 'method'] },
     );

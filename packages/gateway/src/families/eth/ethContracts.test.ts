@@ -16,7 +16,10 @@ const CASES: Record<string, Array<[params: unknown[], expected: readonly string[
     [[{ ...CALL, to: undefined }, 'latest'], []],
     [[{ from: FROM, to: null, data: '0x6080' }, { blockHash: HASH }], []],
     // state overrides: the accounts overridden are named; code and storage reach every contract
-    [[CALL, 'latest', { [WETH]: { balance: '0x1', nonce: '0x2' } }], [TOKEN, WETH]],
+    [
+      [CALL, 'latest', { [WETH]: { balance: '0x1', nonce: '0x2' } }],
+      [TOKEN, WETH],
+    ],
     [[CALL, 'latest', { [TOKEN]: { code: '0x6000' } }], []],
     [[CALL, 'latest', { [TOKEN]: { stateDiff: { [HASH]: HASH } } }], []],
     [[CALL, 'latest', { [TOKEN]: { state: { [HASH]: HASH } } }], []],
@@ -24,23 +27,38 @@ const CASES: Record<string, Array<[params: unknown[], expected: readonly string[
     [[CALL, 'latest', null, null], [TOKEN]],
     // block overrides: the fee recipient is named; withdrawals reach every contract
     [[CALL, 'latest', {}, { number: '0x10', time: '0x5' }], [TOKEN]],
-    [[CALL, 'latest', null, { feeRecipient: WETH }], [TOKEN, WETH]],
+    [
+      [CALL, 'latest', null, { feeRecipient: WETH }],
+      [TOKEN, WETH],
+    ],
     [[CALL, 'latest', null, { withdrawals: [{ address: WETH, amount: '0x1' }] }], []],
     // the access list's addresses; the sender when the call pays (its balance is read)
-    [[{ ...CALL, accessList: [{ address: WETH, storageKeys: [HASH] }] }, 'latest'], [TOKEN, WETH]],
-    [[{ ...CALL, value: '0x1' }, 'latest'], [TOKEN, FROM]],
+    [
+      [{ ...CALL, accessList: [{ address: WETH, storageKeys: [HASH] }] }, 'latest'],
+      [TOKEN, WETH],
+    ],
+    [
+      [{ ...CALL, value: '0x1' }, 'latest'],
+      [TOKEN, FROM],
+    ],
     [[{ ...CALL, value: '0x0', gasPrice: '0x0' }, 'latest'], [TOKEN]],
     [[{ ...CALL, authorizationList: [{ address: WETH, chainId: '0x1', nonce: '0x0' }] }, 'latest'], []],
   ],
   eth_estimateGas: [
     [[CALL], [TOKEN]],
     [[{ from: FROM, data: '0x6080' }], []],
-    [[CALL, 'latest', { [FROM]: { balance: '0xffff' } }], [TOKEN, FROM]],
+    [
+      [CALL, 'latest', { [FROM]: { balance: '0xffff' } }],
+      [TOKEN, FROM],
+    ],
     [[CALL, 'latest', { [TOKEN]: { code: '0x6000' } }], []],
   ],
   eth_createAccessList: [
     [[CALL, 'pending'], [TOKEN]],
-    [[{ ...CALL, accessList: [{ address: WETH, storageKeys: [] }] }, 'pending'], [TOKEN, WETH]],
+    [
+      [{ ...CALL, accessList: [{ address: WETH, storageKeys: [] }] }, 'pending'],
+      [TOKEN, WETH],
+    ],
   ],
   eth_getLogs: [
     [[{ fromBlock: '0x1', toBlock: 'latest', address: TOKEN }], [TOKEN]],

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServedMeter, type ServedLimits } from '../../ipfs/createServedMeter.js';
 import { createMemoryLimiter } from '../../limits/createMemoryLimiter.js';
+import { closeLoopbackServers, listenLoopback } from '../../test-support/listenLoopback.js';
 import { createStreamConnections } from '../upstream/createStreamConnections.js';
 import { AnswerStopped, createBodyWriter } from './createBodyWriter.js';
 
@@ -13,20 +13,10 @@ import { AnswerStopped, createBodyWriter } from './createBodyWriter.js';
 // limiter.
 
 const MiB = 1024 * 1024;
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
-});
+afterEach(closeLoopbackServers);
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return (await listenLoopback(handler)).url;
 }
 
 function get(url: string): Promise<IncomingMessage> {

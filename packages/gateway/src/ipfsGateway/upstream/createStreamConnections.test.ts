@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeLoopbackServers, listenLoopback } from '../../test-support/listenLoopback.js';
 import { createStreamConnections, type StreamBody, type StreamConnections } from './createStreamConnections.js';
 
 // The zero-copy connections against a real HTTP/1.1 server (node:http) on loopback. The reader
@@ -11,26 +12,19 @@ import { createStreamConnections, type StreamBody, type StreamConnections } from
 // would differ.
 
 const MiB = 1024 * 1024;
-const servers: Server[] = [];
 const pools: StreamConnections[] = [];
 afterEach(() => {
   for (const p of pools.splice(0)) p.close();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
+  closeLoopbackServers();
 });
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void) {
   const sockets = new Set<Socket>();
-  const server = createServer(handler);
+  const { server, url: base } = await listenLoopback(handler);
   server.on('connection', (s) => sockets.add(s));
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const url = new URL(base);
   const pool = createStreamConnections(url, { 'x-upstream-auth': 'sekret' });
   pools.push(pool);
   return { server, pool, sockets, url };
@@ -212,5 +206,29 @@ describe('createStreamConnections', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(pool.full).toBe(false);
     b.destroy();
+  });
+
+  it('answers for two readers (two accounts) never share bytes: concurrent, late-released, and after one is cut', async () => {
+    const forA = randomBytes(6 * MiB);
+    const forB = randomBytes(6 * MiB + 1);
+    const { pool } = await listen((req, res) => writeAll(res, req.url?.includes('arg=a') ? forA : forB, 40_000));
+    const [a, b] = await Promise.all([
+      pool.open('cat', { arg: 'a' }, AbortSignal.timeout(5_000)),
+      pool.open('cat', { arg: 'b' }, AbortSignal.timeout(5_000)),
+    ]);
+    const [readA, readB] = await Promise.all([readLate(a, 2), readLate(b, 1)]);
+    expect(sha256(readA.bytes)).toBe(sha256(forA));
+    expect(sha256(readB.bytes)).toBe(sha256(forB));
+    // A's reader leaves mid-answer; B's next answer, on whatever connection, holds none of A's bytes
+    const cut = await pool.open('cat', { arg: 'a' }, AbortSignal.timeout(5_000));
+    await new Promise<void>((resolve) =>
+      cut.on('data', (c: Buffer) => {
+        cut.destroy();
+        resolve();
+        void c;
+      }),
+    );
+    const after = await readLate(await pool.open('cat', { arg: 'b' }, AbortSignal.timeout(5_000)), 0);
+    expect(sha256(after.bytes)).toBe(sha256(forB));
   });
 });
