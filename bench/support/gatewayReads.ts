@@ -165,8 +165,14 @@ export async function benchGatewayReads(options: {
       const forGateway = await add(options.apiBase, options.authorization, size, `${seed}-g`);
       const forNode = await add(options.apiBase, options.authorization, size, `${seed}-n`);
       const forProxy = await add(options.apiBase, options.authorization, size, `${seed}-p`);
-      const cold = [await viaGateway(forGateway), await viaNode(forNode), await viaProxy(forProxy)];
-      const warm = [await viaGateway(forGateway), await viaNode(forGateway), await viaProxy(forGateway)];
+      // each side goes first in turn (the first read after the adds meets the node still busy with them)
+      const order = [0, 1, 2].map((i) => (i + round + options.warmup) % 3);
+      const coldReads = [() => viaGateway(forGateway), () => viaNode(forNode), () => viaProxy(forProxy)];
+      const warmReads = [() => viaGateway(forGateway), () => viaNode(forGateway), () => viaProxy(forGateway)];
+      const cold: Read[] = [];
+      const warm: Read[] = [];
+      for (const i of order) cold[i] = await coldReads[i]!();
+      for (const i of order) warm[i] = await warmReads[i]!();
       if (round < 0) continue;
       samples.cg.push(rate(cold[0]!));
       samples.cn.push(rate(cold[1]!));

@@ -183,6 +183,7 @@ export async function serveIpfsGateway(
           client,
           idleMs: gateways.settings.timeoutMs,
           body: createBodyWriter(res, meter),
+          files: gateways.files,
           maxListingEntries: gateways.settings.maxListingEntries,
           contentLocation:
             negotiated.impliedFormat === undefined

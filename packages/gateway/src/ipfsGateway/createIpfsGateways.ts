@@ -10,6 +10,7 @@ import type { IpfsGatewaySettings } from './config/IpfsGatewaySettings.js';
 import { type GatewayMatch, matchGatewayRequest } from './matchGatewayRequest.js';
 import type { GatewayStore } from './store/GatewayStore.js';
 import { createBlockCache } from './upstream/createBlockCache.js';
+import { createFileCache, type FileCache } from './upstream/createFileCache.js';
 import { createStreamConnections } from './upstream/createStreamConnections.js';
 
 /** Memory for the small blocks (root and directory nodes) reads start from: a warm read skips their `block/get`. */
@@ -24,6 +25,8 @@ export interface IpfsGateways {
   readonly directory: GatewayDirectory;
   readonly scope: PinScope;
   readonly upstream: IpfsUpstream;
+  /** Small whole files already served (`fileCacheBytes`), for every gateway. */
+  readonly files: FileCache;
   readonly limiter: Limiter;
   /** Whether a request (Host, normalised path) is for a dedicated gateway, and in which form. */
   match(host: string | undefined, path: string): GatewayMatch | undefined;
@@ -37,7 +40,7 @@ export interface IpfsGateways {
 /**
  * Builds the dedicated gateways' serving side: a connection pool to the IPFS node (the same
  * upstream as `/api/v0`) with a cache of its small blocks (8 MiB, blocks up to 64 KiB), the gateway directory (gateways, account plans and tokens, cached 2 s),
- * the restricted scope over the pin records, and the account's bandwidth meter key on the shared
+ * a cache of small whole files already served (`fileCacheBytes`), the restricted scope over the pin records, and the account's bandwidth meter key on the shared
  * limiter (served bytes are metered by `createServedMeter`, as the API's are).
  *
  * @example
@@ -75,6 +78,10 @@ export function createIpfsGateways(deps: {
     // cache, which is for the blocks answers start from
     scope: createPinScope({ store: deps.store, upstream: uncached }),
     upstream,
+    files: createFileCache({
+      maxBytes: deps.settings.fileCacheBytes,
+      maxFileBytes: deps.settings.fileCacheMaxFileBytes,
+    }),
     limiter: deps.limiter,
     match: (host, path) => matchGatewayRequest(host, path, deps.settings),
     meterKey,

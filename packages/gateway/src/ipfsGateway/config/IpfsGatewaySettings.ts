@@ -21,6 +21,14 @@ export interface IpfsGatewaySettings {
   readonly requestCredits: number;
   /** The most entries a generated directory listing shows (default 10,000). */
   readonly maxListingEntries: number;
+  /**
+   * Memory for small whole files already served, shared by every gateway (default 32 MiB; 0:
+   * none): a warm read answers from it without asking the node. Access is decided before it is
+   * looked in, as for any read.
+   */
+  readonly fileCacheBytes: number;
+  /** The largest file kept there (default 2 MiB); larger ones are always streamed from the node. */
+  readonly fileCacheMaxFileBytes: number;
 }
 
 /** The settings when `ipfs.gateways` is not given. */
@@ -31,4 +39,6 @@ export const DEFAULT_GATEWAY_SETTINGS: IpfsGatewaySettings = Object.freeze({
   timeoutMs: 30_000,
   requestCredits: 1,
   maxListingEntries: 10_000,
+  fileCacheBytes: 32 * 1024 * 1024,
+  fileCacheMaxFileBytes: 2 * 1024 * 1024,
 });

@@ -30,6 +30,8 @@ describe('ipfs.gateways and plans.*.gatewayBandwidthPerDay in the config', () =>
           timeoutMs: 5000,
           requestCredits: 3,
           maxListingEntries: 50,
+          fileCacheBytes: 1_000_000,
+          fileCacheMaxFileBytes: 0,
         },
         'ipfs.gateways',
         '/ipfs',
@@ -41,6 +43,8 @@ describe('ipfs.gateways and plans.*.gatewayBandwidthPerDay in the config', () =>
       timeoutMs: 5000,
       requestCredits: 3,
       maxListingEntries: 50,
+      fileCacheBytes: 1_000_000,
+      fileCacheMaxFileBytes: 0,
     });
   });
 
@@ -52,6 +56,8 @@ describe('ipfs.gateways and plans.*.gatewayBandwidthPerDay in the config', () =>
     [{ domain: 'gw.example.org:8080' }, 'ipfs.gateways.domain', 'host name'],
     [{ timeoutMs: 10 }, 'ipfs.gateways.timeoutMs', 'integer from 100'],
     [{ enabled: 'yes' }, 'ipfs.gateways.enabled', 'true or false'],
+    [{ fileCacheBytes: -1 }, 'ipfs.gateways.fileCacheBytes', 'integer from 0'],
+    [{ fileCacheMaxFileBytes: 1.5 }, 'ipfs.gateways.fileCacheMaxFileBytes', 'integer from 0'],
     [{ subdomains: true }, 'ipfs.gateways.subdomains', 'unknown field'],
   ])('refuses %j naming %s', (gateways, field, problem) => {
     expect(() => validateConfig(ipfs(gateways))).toThrow(new RegExp(`^${field.replace(/\./g, '\\.')}: .*${problem}`));

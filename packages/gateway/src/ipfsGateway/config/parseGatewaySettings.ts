@@ -1,7 +1,16 @@
 import { ConfigError } from '../../config/ConfigError.js';
 import { DEFAULT_GATEWAY_SETTINGS, type IpfsGatewaySettings } from './IpfsGatewaySettings.js';
 
-const KNOWN = ['enabled', 'pathPrefix', 'domain', 'timeoutMs', 'requestCredits', 'maxListingEntries'];
+const KNOWN = [
+  'enabled',
+  'pathPrefix',
+  'domain',
+  'timeoutMs',
+  'requestCredits',
+  'maxListingEntries',
+  'fileCacheBytes',
+  'fileCacheMaxFileBytes',
+];
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 
@@ -79,5 +88,13 @@ export function parseGatewaySettings(raw: unknown, at: string, apiPrefix: string
       g.maxListingEntries === undefined
         ? DEFAULT_GATEWAY_SETTINGS.maxListingEntries
         : int(g.maxListingEntries, `${at}.maxListingEntries`, 1, 1_000_000),
+    fileCacheBytes:
+      g.fileCacheBytes === undefined
+        ? DEFAULT_GATEWAY_SETTINGS.fileCacheBytes
+        : int(g.fileCacheBytes, `${at}.fileCacheBytes`, 0, 4 * 1024 ** 3),
+    fileCacheMaxFileBytes:
+      g.fileCacheMaxFileBytes === undefined
+        ? DEFAULT_GATEWAY_SETTINGS.fileCacheMaxFileBytes
+        : int(g.fileCacheMaxFileBytes, `${at}.fileCacheMaxFileBytes`, 0, 256 * 1024 ** 2),
   });
 }

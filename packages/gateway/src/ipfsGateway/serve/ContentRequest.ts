@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CID } from 'multiformats/cid';
 import type { IpfsUpstream } from '../../ipfs/IpfsUpstream.js';
+import type { FileCache } from '../upstream/createFileCache.js';
 import type { BodyWriter } from './createBodyWriter.js';
 
 /** One content request of a dedicated gateway, once it is admitted: what every answer reads. */
@@ -29,6 +30,8 @@ export interface ContentRequest {
   /** How long the node may leave a streamed answer without a byte before it is stopped. */
   readonly idleMs: number;
   readonly body: BodyWriter;
+  /** Small whole files already served (warm reads answer from memory); absent: every read asks the node. */
+  readonly files?: FileCache | undefined;
   /** The most entries a generated directory listing shows. */
   readonly maxListingEntries: number;
   /**

@@ -15,9 +15,10 @@ export interface BodyWriter {
    * brings nothing for `idleMs` is destroyed and the promise rejects (the answer stops: a slow
    * block never holds it longer), and so does a stream that ends early or with an
    * `X-Stream-Error` trailer. A body with `release` has each chunk given back once its write
-   * completed (its read buffer then takes another read).
+   * completed (its read buffer then takes another read). `tap` sees each chunk before it is
+   * written (while it is still valid: a copy is the tap's to make).
    */
-  pump(stream: UpstreamBody, idleMs: number): Promise<void>;
+  pump(stream: UpstreamBody, idleMs: number, tap?: (chunk: Uint8Array) => void): Promise<void>;
   /** Bytes written so far. */
   readonly bytes: number;
 }
@@ -91,7 +92,7 @@ export function createBodyWriter(res: ServerResponse, meter: ServedMeter): BodyW
     get bytes() {
       return bytes;
     },
-    pump(stream, idleMs) {
+    pump(stream, idleMs, tap) {
       return new Promise<void>((resolve, reject) => {
         let settled = false;
         let ended = false;
@@ -123,6 +124,7 @@ export function createBodyWriter(res: ServerResponse, meter: ServedMeter): BodyW
         const release = stream.release?.bind(stream);
         const onData = (chunk: Buffer) => {
           let pending: Promise<void> | undefined;
+          tap?.(chunk);
           try {
             pending = writeFrom(chunk, 0, false, release && (() => release(chunk)));
           } catch (err) {

@@ -19,7 +19,8 @@ const SNIFF_BYTES = 512;
  * path's file name, else the first 512 bytes; `Content-Length`; a single `Range` as 206 with
  * `Content-Range` (416 past the end); `ETag` (the CID) and `If-None-Match` (304);
  * `Cache-Control: immutable`; `X-Ipfs-Path`/`X-Ipfs-Roots`; `Content-Disposition` for
- * `?filename=` and `?download=true`. A file held in its one block is answered from it; any other
+ * `?filename=` and `?download=true`. A file held in its one block is answered from it, and so is a
+ * small file `cr.files` kept from an earlier read (a whole read of one is kept there); any other
  * is streamed from the node's `cat` of the range (offset and length: the node reads only the
  * blocks it needs; never the file whole), the first chunk giving the type to sniff; a stream that
  * stalls for `idleMs` is cut.
@@ -35,9 +36,10 @@ export async function serveFile(
 ): Promise<void> {
   const etag = `"${node.cid.toString()}"`;
   if (matchesIfNoneMatch(cr.req.headers['if-none-match'], etag)) return writeNotModified(cr, etag);
-  // the bytes held in the block itself, when the file is that one block
+  // the bytes at hand: held in the block itself (the file is that one block), or a warm file
   const inline =
-    node.cid.code === RAW ? node.bytes : node.links.length === 0 && node.unixfs ? node.unixfs.data : undefined;
+    (node.cid.code === RAW ? node.bytes : node.links.length === 0 && node.unixfs ? node.unixfs.data : undefined) ??
+    cr.files?.get(node.cid);
   const size = inline !== undefined ? inline.byteLength : unixfsFileSize(node.unixfs!);
   const filename = cr.query.get('filename') ?? undefined;
   let type = typeByName(filename) ?? typeByName(name);
@@ -95,8 +97,14 @@ export async function serveFile(
   }
   headers['content-type'] = type;
   cr.res.writeHead(status, headers);
-  if (first !== undefined && first.length > 0) await cr.body.write(first);
-  await cr.body.pump(stream, cr.idleMs);
+  // the whole file of a small one is kept for the next read, once all of it was sent
+  const collector = start === 0 && length === size ? cr.files?.collect(node.cid, size) : undefined;
+  if (first !== undefined && first.length > 0) {
+    collector?.add(first);
+    await cr.body.write(first);
+  }
+  await cr.body.pump(stream, cr.idleMs, collector && ((chunk) => collector.add(chunk)));
+  collector?.done();
   cr.res.end();
 }
 

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type IpfsNode, startIpfsNode } from '@nodegate/ipfs-node';
+import { create, type KuboRPCClient } from 'kubo-rpc-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminClient, adminClient } from '../admin/adminClient.js';
+import { basicAuth, type IpfsTestGateway, startIpfsTestGateway } from '../ipfs/startIpfsTestGateway.js';
+import { closeLoopbackServers, listenLoopback } from '../test-support/listenLoopback.js';
+import type { GatewayView } from './admin/gatewaySchemas.js';
+
+// The dedicated gateways' cache of small whole files, on a real node behind a plain HTTP hop that
+// counts what reaches the node: a warm read (GET, Range, HEAD) asks the node nothing; a read that
+// was cut, a part, or a file over the size bound keeps nothing; another account's restricted
+// gateway still refuses a cached file without asking the node; cached bytes are still charged.
+
+const MAX_FILE = 300_000;
+
+let dir: string;
+let node: IpfsNode;
+let t: IpfsTestGateway;
+let admin: AdminClient;
+let kubo: KuboRPCClient;
+let kuboB: KuboRPCClient;
+let gwA: GatewayView;
+let gwB: GatewayView;
+/** Requests that reached the node, by command (`cat`, `block/get`, …). */
+const seen = new Map<string, number>();
+const count = (command: string) => seen.get(command) ?? 0;
+const total = () => [...seen.values()].reduce((a, b) => a + b, 0);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'nodegate-filecache-'));
+  node = await startIpfsNode({ repo: join(dir, 'repo'), port: 0 });
+  const nodeUrl = new URL(node.apiUrl);
+  const { url: hopUrl } = await listenLoopback((req, res) => {
+    const command = (req.url ?? '').replace(/^\/api\/v0\//, '').split('?')[0]!;
+    seen.set(command, count(command) + 1);
+    const up = request(
+      { hostname: nodeUrl.hostname, port: nodeUrl.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  t = await startIpfsTestGateway({
+    upstreamUrl: hopUrl,
+    ipfs: { gateways: { fileCacheMaxFileBytes: MAX_FILE } },
+  });
+  admin = adminClient(t.gw.url, await readFile(join(t.dataDir, 'admin-token'), 'utf8'));
+  kubo = create({ url: `${t.ipfsUrl}/api/v0`, headers: { authorization: t.authorization } });
+  const [account] = await admin.listAccounts();
+  gwA = await admin.request<GatewayView>('POST', `/accounts/${account!.id}/gateways`, { name: 'aye' });
+  const b = await admin.createAccount({ name: 'tenant b' });
+  const keyB = await admin.createKey({ accountId: b.id, name: 'b' });
+  kuboB = create({ url: `${t.ipfsUrl}/api/v0`, headers: { authorization: basicAuth(keyB.key, keyB.secret) } });
+  gwB = await admin.request<GatewayView>('POST', `/accounts/${b.id}/gateways`, { name: 'bee' });
+}, 60_000);
+
+afterAll(async () => {
+  await t?.stop();
+  closeLoopbackServers();
+  await node?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+afterEach(() => seen.clear());
+
+/** A file of `size` random bytes, added (pinned) by `client`: a root and leaves, never one block. */
+async function addFile(client: KuboRPCClient, size: number): Promise<{ cid: string; bytes: Buffer }> {
+  const bytes = randomBytes(size);
+  const { cid } = await client.add(bytes, { cidVersion: 1, rawLeaves: true, chunker: 'size-65536' });
+  return { cid: cid.toString(), bytes };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function get(gateway: GatewayView, path: string, o: { method?: string; headers?: Record<string, string> } = {}) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(
+      `${t.gw.url}/ipfs-gateway/${gateway.name}${path}`,
+      { method: o.method ?? 'GET', headers: o.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A GET the client gives up on after its first body bytes. */
+function getAndCut(gateway: GatewayView, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${t.gw.url}/ipfs-gateway/${gateway.name}${path}`, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', () => undefined);
+    req.on('close', () => resolve());
+    req.end();
+    setTimeout(() => reject(new Error('no body byte in time')), 10_000).unref();
+  });
+}
+
+describe('dedicated gateways: small files kept in memory', () => {
+  it('answers a second read of a small file (GET, Range, HEAD) from memory: the node is asked once', async () => {
+    const file = await addFile(kubo, 280_000);
+    seen.clear();
+    const first = await get(gwA, `/ipfs/${file.cid}`);
+    expect(first.status).toBe(200);
+    expect(first.body.equals(file.bytes)).toBe(true);
+    expect(count('cat')).toBe(1);
+    const before = total();
+    const again = await get(gwA, `/ipfs/${file.cid}`);
+    expect(again.status).toBe(200);
+    expect(again.body.equals(file.bytes)).toBe(true);
+    expect(again.headers['content-length']).toBe('280000');
+    expect(again.headers.etag).toBe(`"${file.cid}"`);
+    const part = await get(gwA, `/ipfs/${file.cid}`, { headers: { range: 'bytes=100000-100999' } });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe('bytes 100000-100999/280000');
+    expect(part.body.equals(file.bytes.subarray(100_000, 101_000))).toBe(true);
+    const head = await get(gwA, `/ipfs/${file.cid}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe('280000');
+    expect(head.body.length).toBe(0);
+    // nothing of the three reached the node
+    expect(total()).toBe(before);
+  });
+
+  it('keeps nothing of a read that was cut, of a part, or of a file over fileCacheMaxFileBytes', async () => {
+    const cut = await addFile(kubo, 280_000);
+    await getAndCut(gwA, `/ipfs/${cut.cid}`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(count('cat')).toBe(1);
+    expect((await get(gwA, `/ipfs/${cut.cid}`)).body.equals(cut.bytes)).toBe(true);
+    expect(count('cat')).toBe(2);
+
+    const parted = await addFile(kubo, 280_000);
+    const part = await get(gwA, `/ipfs/${parted.cid}`, { headers: { range: 'bytes=0-99999' } });
+    expect(part.status).toBe(206);
+    expect(part.body.equals(parted.bytes.subarray(0, 100_000))).toBe(true);
+    expect((await get(gwA, `/ipfs/${parted.cid}`)).body.equals(parted.bytes)).toBe(true);
+    expect(count('cat')).toBe(4);
+
+    const large = await addFile(kubo, MAX_FILE + 1);
+    for (let i = 0; i < 2; i++) expect((await get(gwA, `/ipfs/${large.cid}`)).body.equals(large.bytes)).toBe(true);
+    expect(count('cat')).toBe(6);
+  });
+
+  it("another account's restricted gateway refuses a cached file (403) without asking the node; the owner's cached reads are still charged", async () => {
+    const file = await addFile(kubo, 280_000);
+    expect((await get(gwA, `/ipfs/${file.cid}`)).status).toBe(200);
+    const mine = await addFile(kuboB, 1_000);
+    const before = total();
+    const refused = await get(gwB, `/ipfs/${file.cid}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.includes(file.bytes.subarray(0, 64))).toBe(false);
+    expect(total()).toBe(before);
+    // B's own content is served by B's gateway, A's gateway serves its own cached file
+    expect((await get(gwB, `/ipfs/${mine.cid}`)).body.equals(mine.bytes)).toBe(true);
+    const used = async () => (await admin.request<GatewayView>('GET', `/gateways/${gwA.id}`)).bandwidthToday ?? 0;
+    const served = await used();
+    const cats = count('cat');
+    expect((await get(gwA, `/ipfs/${file.cid}`)).body.equals(file.bytes)).toBe(true);
+    expect(count('cat')).toBe(cats);
+    expect((await used()) - served).toBeGreaterThanOrEqual(280_000);
+  });
+});
