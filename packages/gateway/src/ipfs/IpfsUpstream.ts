@@ -43,6 +43,8 @@ export interface IpfsUpstream {
  * read buffer the connection reuses: give it back once nothing refers to it (its write completed).
  */
 export interface UpstreamBody extends EventEmitter {
+  /** The answer's head fields, lower-cased (e.g. `x-content-length` of a `cat`). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly readableEnded: boolean;
   readonly destroyed: boolean;
   pause(): this;

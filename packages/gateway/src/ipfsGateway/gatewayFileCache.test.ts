@@ -12,8 +12,8 @@ import { closeLoopbackServers, listenLoopback } from '../test-support/listenLoop
 import type { GatewayView } from './admin/gatewaySchemas.js';
 
 // The dedicated gateways' cache of small whole files, on a real node behind a plain HTTP hop that
-// counts what reaches the node: a warm read (GET, Range, HEAD) asks the node nothing; a read that
-// was cut, a part, or a file over the size bound keeps nothing; another account's restricted
+// counts what reaches the node (and can cut its answers): a warm read (GET, Range, HEAD) asks the
+// node nothing; an answer the node cut, a part, or a file over the size bound keeps nothing; another account's restricted
 // gateway still refuses a cached file without asking the node; cached bytes are still charged.
 
 const MAX_FILE = 300_000;
@@ -29,6 +29,8 @@ let gwB: GatewayView;
 /** Requests that reached the node, by command (`cat`, `block/get`, …). */
 const seen = new Map<string, number>();
 const count = (command: string) => seen.get(command) ?? 0;
+/** A CID whose `cat` the hop cuts after its first 100,000 bytes (the node failing mid-answer). */
+let cutCatOf: string | undefined;
 const total = () => [...seen.values()].reduce((a, b) => a + b, 0);
 
 beforeAll(async () => {
@@ -42,7 +44,20 @@ beforeAll(async () => {
       { hostname: nodeUrl.hostname, port: nodeUrl.port, path: req.url, method: req.method, headers: req.headers },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        if (command !== 'cat' || cutCatOf === undefined || !req.url!.includes(`arg=${cutCatOf}`)) {
+          answer.pipe(res);
+          return;
+        }
+        let sent = 0;
+        answer.on('data', (chunk: Buffer) => {
+          if (sent >= 100_000) return;
+          res.write(chunk.subarray(0, 100_000 - sent));
+          sent += chunk.byteLength;
+          if (sent >= 100_000) {
+            answer.destroy();
+            res.destroy();
+          }
+        });
       },
     );
     up.on('error', () => res.destroy());
@@ -103,19 +118,19 @@ function get(gateway: GatewayView, path: string, o: { method?: string; headers?:
   });
 }
 
-/** A GET the client gives up on after its first body bytes. */
-function getAndCut(gateway: GatewayView, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+/** A GET whose answer may be cut: the bytes that arrived, and whether it ended cleanly. */
+function getMaybeCut(gateway: GatewayView, path: string): Promise<{ bytes: number; complete: boolean }> {
+  return new Promise((resolve) => {
+    let bytes = 0;
     const req = request(`${t.gw.url}/ipfs-gateway/${gateway.name}${path}`, (res) => {
-      res.once('data', () => {
-        req.destroy();
-        resolve();
+      res.on('data', (c: Buffer) => {
+        bytes += c.byteLength;
       });
+      res.on('end', () => resolve({ bytes, complete: res.complete }));
+      res.on('error', () => resolve({ bytes, complete: false }));
     });
-    req.on('error', () => undefined);
-    req.on('close', () => resolve());
+    req.on('error', () => resolve({ bytes, complete: false }));
     req.end();
-    setTimeout(() => reject(new Error('no body byte in time')), 10_000).unref();
   });
 }
 
@@ -146,10 +161,15 @@ describe('dedicated gateways: small files kept in memory', () => {
   });
 
   it('keeps nothing of a read that was cut, of a part, or of a file over fileCacheMaxFileBytes', async () => {
+    // the node's answer is cut mid-way: the client's answer stops short, nothing is kept
     const cut = await addFile(kubo, 280_000);
-    await getAndCut(gwA, `/ipfs/${cut.cid}`);
-    await new Promise((r) => setTimeout(r, 100));
+    cutCatOf = cut.cid;
+    const stopped = await getMaybeCut(gwA, `/ipfs/${cut.cid}`);
+    cutCatOf = undefined;
+    expect(stopped.complete && stopped.bytes === 280_000).toBe(false);
     expect(count('cat')).toBe(1);
+    expect((await get(gwA, `/ipfs/${cut.cid}`)).body.equals(cut.bytes)).toBe(true);
+    expect(count('cat')).toBe(2);
     expect((await get(gwA, `/ipfs/${cut.cid}`)).body.equals(cut.bytes)).toBe(true);
     expect(count('cat')).toBe(2);
 
@@ -182,5 +202,44 @@ describe('dedicated gateways: small files kept in memory', () => {
     expect((await get(gwA, `/ipfs/${file.cid}`)).body.equals(file.bytes)).toBe(true);
     expect(count('cat')).toBe(cats);
     expect((await used()) - served).toBeGreaterThanOrEqual(280_000);
+  });
+});
+
+describe('dedicated gateways: a cold read of a root file', () => {
+  it('costs the node one cat (no block/get of the root first); a directory root falls back to its node', async () => {
+    const large = await addFile(kubo, MAX_FILE + 10_000);
+    seen.clear();
+    const read = await get(gwA, `/ipfs/${large.cid}`);
+    expect(read.status).toBe(200);
+    expect(read.headers['content-length']).toBe(String(MAX_FILE + 10_000));
+    expect(read.headers['x-ipfs-roots']).toBe(large.cid);
+    expect(read.body.equals(large.bytes)).toBe(true);
+    expect([...seen]).toEqual([['cat', 1]]);
+
+    let dir = '';
+    for await (const r of kubo.addAll([{ path: 'site/a.txt', content: Buffer.from('a\n') }], { cidVersion: 1 })) {
+      if (r.path === 'site') dir = r.cid.toString();
+    }
+    const bare = await get(gwA, `/ipfs/${dir}`);
+    expect(bare.status).toBe(301);
+    expect(bare.headers.location).toMatch(new RegExp(`/ipfs/${dir}/$`));
+    const listing = await get(gwA, `/ipfs/${dir}/`);
+    expect(listing.status).toBe(200);
+    expect(listing.body.toString()).toContain('a.txt');
+  });
+
+  it('answers If-None-Match, HEAD and a range of a cold root as a warm one would', async () => {
+    const file = await addFile(kubo, MAX_FILE + 20_000);
+    const tag = await get(gwA, `/ipfs/${file.cid}`, { headers: { 'if-none-match': `"${file.cid}"` } });
+    expect(tag.status).toBe(304);
+    expect(tag.body.length).toBe(0);
+    const other = await addFile(kubo, MAX_FILE + 30_000);
+    const head = await get(gwA, `/ipfs/${other.cid}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(MAX_FILE + 30_000));
+    const third = await addFile(kubo, MAX_FILE + 40_000);
+    const part = await get(gwA, `/ipfs/${third.cid}`, { headers: { range: 'bytes=-1000' } });
+    expect(part.status).toBe(206);
+    expect(part.body.equals(third.bytes.subarray(-1000))).toBe(true);
   });
 });

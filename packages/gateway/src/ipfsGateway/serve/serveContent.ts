@@ -1,7 +1,6 @@
 import { GatewayError } from '../../errors/GatewayError.js';
 import { fetchBlock } from '../upstream/fetchBlock.js';
 import type { ContentRequest } from './ContentRequest.js';
-import type { LoadedNode } from './loadNode.js';
 import { RAW } from './loadNode.js';
 import type { ResponseFormat } from './negotiateFormat.js';
 import { DAG_PB } from './parseRootCid.js';
@@ -9,6 +8,7 @@ import { resolveContentPath } from './resolveContentPath.js';
 import { serveBlockAs } from './serveBlockAs.js';
 import { serveCar } from './serveCar.js';
 import { serveDirectory } from './serveDirectory.js';
+import { openWholeFile } from './openWholeFile.js';
 import { serveFile } from './serveFile.js';
 
 /** How long `Cache-Control: only-if-cached` waits for the root block before answering 412. */
@@ -30,13 +30,13 @@ const notImplemented = (message: string) => new GatewayError('INVALID_REQUEST', 
  * block, a codec form, a CAR, or the deserialized content (a UnixFS file, a directory's
  * `index.html` or listing, a JSON/CBOR block as its type). `Service-Worker: script` is refused
  * (400) on a root without its trailing slash; `Cache-Control: only-if-cached` answers 412 when
- * the root block is not at hand within a second. Resolves with the node that was answered (the
- * restricted scope learns its links).
+ * the root block is not at hand within a second. A plain read of a root not seen before opens its
+ * `cat` at once ({@link openWholeFile}): a cold file costs the node one request.
  *
  * @example
- * const node = await serveContent(cr, { kind: 'deserialized' });
+ * await serveContent(cr, { kind: 'deserialized' });
  */
-export async function serveContent(cr: ContentRequest, format: ResponseFormat): Promise<LoadedNode> {
+export async function serveContent(cr: ContentRequest, format: ResponseFormat): Promise<void> {
   if (cr.req.headers['service-worker'] === 'script' && cr.segments.length === 0 && !cr.trailingSlash) {
     throw new GatewayError(
       'INVALID_REQUEST',
@@ -56,35 +56,40 @@ export async function serveContent(cr: ContentRequest, format: ResponseFormat): 
       });
     }
   }
+  if (format.kind === 'deserialized') {
+    // a plain read of a root not seen yet: its cat at once, the root node read only if it is no file
+    const opened = await openWholeFile(cr);
+    if (opened !== undefined) return serveFile(cr, opened, [cr.root], undefined);
+  }
   const resolution = await resolveContentPath(cr.upstream, cr.root, cr.segments, cr.find);
   const node = resolution.terminal;
   switch (format.kind) {
     case 'raw':
       await serveBlockAs(cr, node, 'raw');
-      return node;
+      return;
     case 'codec':
       await serveBlockAs(cr, node, format.codec);
-      return node;
+      return;
     case 'car':
       await serveCar(cr, resolution, format.car);
-      return node;
+      return;
     case 'deserialized':
       break;
   }
   if (node.cid.code === RAW) {
     await serveFile(cr, node, resolution.roots, resolution.name);
-    return node;
+    return;
   }
   if (node.cid.code === DAG_PB) {
     switch (node.unixfs?.type) {
       case 'file':
       case 'raw':
         await serveFile(cr, node, resolution.roots, resolution.name);
-        return node;
+        return;
       case 'directory':
       case 'hamt-sharded-directory':
         await serveDirectory(cr, node, resolution.roots);
-        return node;
+        return;
       case 'symlink':
         throw notImplemented('UnixFS symlinks are not followed by this gateway; ask ?format=raw for the node');
       default:
@@ -96,5 +101,4 @@ export async function serveContent(cr: ContentRequest, format: ResponseFormat): 
     throw notImplemented(`codec 0x${node.cid.code.toString(16)} is not deserialized here: ask ?format=raw`);
   }
   await serveBlockAs(cr, node, codec);
-  return node;
 }

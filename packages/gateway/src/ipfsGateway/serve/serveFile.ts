@@ -15,6 +15,16 @@ import { readUpstream } from '../upstream/readUpstream.js';
 const SNIFF_BYTES = 512;
 
 /**
+ * A file known without its root node: its CID, its size, and its whole `cat` when it is already
+ * open (else its bytes are among `cr.files`).
+ */
+export interface OpenedFile {
+  readonly cid: CID;
+  readonly size: number;
+  readonly stream: UpstreamBody | undefined;
+}
+
+/**
  * Answers a UnixFS file (or a raw block read as one): `Content-Type` from `?filename=`, else the
  * path's file name, else the first 512 bytes; `Content-Length`; a single `Range` as 206 with
  * `Content-Range` (416 past the end); `ETag` (the CID) and `If-None-Match` (304);
@@ -23,24 +33,49 @@ const SNIFF_BYTES = 512;
  * small file `cr.files` kept from an earlier read (a whole read of one is kept there); any other
  * is streamed from the node's `cat` of the range (offset and length: the node reads only the
  * blocks it needs; never the file whole), the first chunk giving the type to sniff; a stream that
- * stalls for `idleMs` is cut.
+ * stalls for `idleMs` is cut. An {@link OpenedFile} (known without its root node) is answered
+ * from the cached bytes, or from its whole `cat` when that was opened and the answer is the whole
+ * file (else that stream is closed unread).
  *
  * @example
  * await serveFile(cr, node, roots, 'logo.png');
  */
 export async function serveFile(
   cr: ContentRequest,
-  node: LoadedNode,
+  file: LoadedNode | OpenedFile,
   roots: readonly CID[],
   name: string | undefined,
 ): Promise<void> {
-  const etag = `"${node.cid.toString()}"`;
+  const opened = 'stream' in file ? file.stream : undefined;
+  try {
+    await answerFile(cr, file, opened, roots, name);
+  } finally {
+    // a whole-file stream opened ahead that this answer did not take (304, a cached copy…)
+    if (opened !== undefined && !opened.readableEnded) opened.destroy();
+  }
+}
+
+async function answerFile(
+  cr: ContentRequest,
+  file: LoadedNode | OpenedFile,
+  opened: UpstreamBody | undefined,
+  roots: readonly CID[],
+  name: string | undefined,
+): Promise<void> {
+  const node = 'stream' in file ? undefined : file;
+  const etag = `"${file.cid.toString()}"`;
   if (matchesIfNoneMatch(cr.req.headers['if-none-match'], etag)) return writeNotModified(cr, etag);
   // the bytes at hand: held in the block itself (the file is that one block), or a warm file
-  const inline =
-    (node.cid.code === RAW ? node.bytes : node.links.length === 0 && node.unixfs ? node.unixfs.data : undefined) ??
-    cr.files?.get(node.cid);
-  const size = inline !== undefined ? inline.byteLength : unixfsFileSize(node.unixfs!);
+  const own =
+    node === undefined
+      ? undefined
+      : node.cid.code === RAW
+        ? node.bytes
+        : node.links.length === 0 && node.unixfs
+          ? node.unixfs.data
+          : undefined;
+  const inline = own ?? cr.files?.get(file.cid);
+  const size = inline !== undefined ? inline.byteLength : 'stream' in file ? file.size : unixfsFileSize(file.unixfs!);
   const filename = cr.query.get('filename') ?? undefined;
   let type = typeByName(filename) ?? typeByName(name);
   const headers: OutgoingHttpHeaders = {
@@ -71,7 +106,7 @@ export async function serveFile(
   const status = range.kind === 'part' ? 206 : 200;
   if (cr.head || length === 0 || inline !== undefined) {
     headers['content-type'] =
-      type ?? sniffType(inline ?? (size === 0 ? new Uint8Array(0) : await firstBytes(cr, node)));
+      type ?? sniffType(inline ?? (size === 0 ? new Uint8Array(0) : await firstBytes(cr, file.cid)));
     cr.res.writeHead(status, headers);
     if (!cr.head && inline !== undefined && length > 0) await cr.body.write(inline.subarray(start, start + length));
     cr.res.end();
@@ -79,12 +114,14 @@ export async function serveFile(
   }
   // the node's cat of the range, opened before the status is sent (content not found in time is a
   // 504, not a cut 200); its first chunk gives the type to sniff when the range starts at 0
-  const params = { arg: node.cid.toString(), offset: String(start), length: String(length) };
+  const params = { arg: file.cid.toString(), offset: String(start), length: String(length) };
   const streams = cr.upstream.streams;
   const stream: UpstreamBody =
-    streams !== undefined && !streams.full
-      ? await streams.open('cat', params, cr.find, cr.client)
-      : await openUpstreamStream(cr.upstream, 'cat', params, cr.find, cr.client);
+    opened !== undefined && start === 0 && length === size
+      ? opened
+      : streams !== undefined && !streams.full
+        ? await streams.open('cat', params, cr.find, cr.client)
+        : await openUpstreamStream(cr.upstream, 'cat', params, cr.find, cr.client);
   let first: Buffer | undefined;
   if (type === undefined) {
     if (start === 0) {
@@ -93,12 +130,12 @@ export async function serveFile(
         throw err;
       });
       type = sniffType(first);
-    } else type = sniffType(await firstBytes(cr, node));
+    } else type = sniffType(await firstBytes(cr, file.cid));
   }
   headers['content-type'] = type;
   cr.res.writeHead(status, headers);
   // the whole file of a small one is kept for the next read, once all of it was sent
-  const collector = start === 0 && length === size ? cr.files?.collect(node.cid, size) : undefined;
+  const collector = start === 0 && length === size ? cr.files?.collect(file.cid, size) : undefined;
   if (first !== undefined && first.length > 0) {
     collector?.add(first);
     await cr.body.write(first);
@@ -109,14 +146,8 @@ export async function serveFile(
 }
 
 /** The file's first bytes (at most 512), for sniffing its type. */
-function firstBytes(cr: ContentRequest, node: LoadedNode): Promise<Buffer> {
-  return readUpstream(
-    cr.upstream,
-    'cat',
-    { arg: node.cid.toString(), length: String(SNIFF_BYTES) },
-    SNIFF_BYTES,
-    cr.find,
-  );
+function firstBytes(cr: ContentRequest, cid: CID): Promise<Buffer> {
+  return readUpstream(cr.upstream, 'cat', { arg: cid.toString(), length: String(SNIFF_BYTES) }, SNIFF_BYTES, cr.find);
 }
 
 /**

@@ -240,6 +240,7 @@ class Answer extends EventEmitter implements StreamBody {
   readableEnded = false;
   destroyed = false;
   trailers: Readonly<Record<string, string>> = {};
+  headers: Readonly<Record<string, string>> = {};
   private status = 0;
   private answered = false;
   private errorText = '';
@@ -265,6 +266,7 @@ class Answer extends EventEmitter implements StreamBody {
   onHead(head: AnswerHead): boolean {
     this.answered = true;
     this.status = head.status;
+    this.headers = head.headers;
     this.keepAlive = !/\bclose\b/i.test(head.headers.connection ?? '');
     if (head.status !== 200) return true;
     this.signal.removeEventListener('abort', this.onAbort);
