@@ -8,7 +8,7 @@
 // req/s, so it is the figure to read. The median of the rounds is printed per target, with the
 // machine's load average. --prof writes a V8 CPU profile of each gateway to /tmp/nodegate-ab-prof.
 // --a-flags / --b-flags: the Node/V8 flags each side's gateways start with (space-separated;
-// default `--max-semi-space-size=32`, as `npm start`), to compare flags on one build; at the end,
+// default `--max-semi-space-size=8`, as `npm start`), to compare flags on one build; at the end,
 // each gateway's peak RSS (VmHWM) over the run.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,8 +30,8 @@ const connections = Number(arg('connections')) || 50;
 const prof = process.argv.includes('--prof');
 const only = arg('only')?.split(',');
 const flagsOf = {
-  A: (arg('a-flags') ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
-  B: (arg('b-flags') ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
+  A: (arg('a-flags') ?? '--max-semi-space-size=8').split(' ').filter(Boolean),
+  B: (arg('b-flags') ?? '--max-semi-space-size=8').split(' ').filter(Boolean),
 };
 
 /** CPU time of every thread of a process so far, ns (threads that exited are not counted). */

@@ -7,7 +7,7 @@
 // the request latency (p50, p99) and the gateway's event-loop delay (p99 and max, from
 // perf_hooks.monitorEventLoopDelay through /metrics); the usage flushes' time meanwhile; RSS at
 // 2 min, and its maximum over those 2 min. `--semi-space 32,16` runs each variant once per young
-// generation size (V8's --max-semi-space-size; `npm start` gives 32).
+// generation size (V8's --max-semi-space-size; `npm start` gives 8).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,7 +29,7 @@ const VARIANTS = {
   'sqlite-worker': { engine: 'sqlite', thread: 'worker', name: 'SQLite, worker thread (default)' },
 } as const;
 const chosen = (arg('variants')?.split(',') ?? Object.keys(VARIANTS)) as Array<keyof typeof VARIANTS>;
-const semiSpaces = (arg('semi-space') ?? '32').split(',').map(Number);
+const semiSpaces = (arg('semi-space') ?? '8').split(',').map(Number);
 const root = new URL('..', import.meta.url).pathname;
 const BODY = '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}';
 const sleepUntil = (t: number) => new Promise((r) => setTimeout(r, Math.max(0, t - performance.now())));

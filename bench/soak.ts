@@ -30,7 +30,7 @@ const readyFile = join(dir, 'ready.json');
 const child = spawn(
   process.execPath,
   [
-    '--max-semi-space-size=32',
+    '--max-semi-space-size=8',
     join(root, 'packages/gateway/dist/cli/main.js'),
     'start',
     '--listen',

@@ -34,7 +34,7 @@ export async function startGatewayProcess(dir: string, config: Record<string, un
   const gw = await spawnUntilFile(
     process.execPath,
     [
-      `--max-semi-space-size=${process.env.NODEGATE_BENCH_SEMI_SPACE ?? '32'}`,
+      `--max-semi-space-size=${process.env.NODEGATE_BENCH_SEMI_SPACE ?? '8'}`,
       join(root, 'packages/gateway/dist/cli/main.js'),
       'start',
       '--config',

@@ -76,7 +76,7 @@ async function startCli(args: readonly string[]): Promise<{ printed: string; err
   const listen = port === README_PORT || args.includes('--listen') ? [] : ['--listen', `127.0.0.1:${port}`];
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=32', CLI, 'start', ...args, ...listen, '--ready-file', readyFile],
+    ['--max-semi-space-size=8', CLI, 'start', ...args, ...listen, '--ready-file', readyFile],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   gateway = child;

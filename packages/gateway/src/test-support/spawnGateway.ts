@@ -54,7 +54,7 @@ export async function spawnGateway(config: Record<string, unknown>): Promise<Spa
   const readyFile = join(dir, 'ready.json');
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=32', CLI, 'start', '--config', configFile, '--ready-file', readyFile],
+    ['--max-semi-space-size=8', CLI, 'start', '--config', configFile, '--ready-file', readyFile],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
