@@ -1,27 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type IpfsNode, startIpfsNode } from '@nodegate/ipfs-node';
-import { create, type KuboRPCClient } from 'kubo-rpc-client';
+import type { KuboRPCClient } from 'kubo-rpc-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminClient, adminClient } from '../admin/adminClient.js';
-import { basicAuth, type IpfsTestGateway, startIpfsTestGateway } from '../ipfs/startIpfsTestGateway.js';
+import { basicAuth } from '../ipfs/startIpfsTestGateway.js';
 import { closeLoopbackServers, listenLoopback } from '../test-support/listenLoopback.js';
 import type { GatewayView } from './admin/gatewaySchemas.js';
+import { type GatewayTestbed, startGatewayTestbed } from './startGatewayTestbed.js';
 
-// The dedicated gateways' cache of small whole files, on a real node behind a plain HTTP hop that
-// counts what reaches the node (and can cut its answers): a warm read (GET, Range, HEAD) asks the
-// node nothing; an answer the node cut, a part, or a file over the size bound keeps nothing; another account's restricted
-// gateway still refuses a cached file without asking the node; cached bytes are still charged.
+// The dedicated gateways' cache of small whole files and their cold reads, on a real node behind a
+// plain HTTP hop that counts what reaches the node (and can cut its answers): a warm read (GET,
+// Range, HEAD) asks the node nothing; an answer the node cut, a part, or a file over the size bound
+// keeps nothing; another account's restricted gateway still refuses a cached file without asking
+// the node; cached bytes are still charged; a cold file costs the node one cat.
 
 const MAX_FILE = 300_000;
 
 let dir: string;
 let node: IpfsNode;
-let t: IpfsTestGateway;
-let admin: AdminClient;
+let tb: GatewayTestbed;
 let kubo: KuboRPCClient;
 let kuboB: KuboRPCClient;
 let gwA: GatewayView;
@@ -63,22 +63,17 @@ beforeAll(async () => {
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
-  t = await startIpfsTestGateway({
-    upstreamUrl: hopUrl,
-    ipfs: { gateways: { fileCacheMaxFileBytes: MAX_FILE } },
-  });
-  admin = adminClient(t.gw.url, await readFile(join(t.dataDir, 'admin-token'), 'utf8'));
-  kubo = create({ url: `${t.ipfsUrl}/api/v0`, headers: { authorization: t.authorization } });
-  const [account] = await admin.listAccounts();
-  gwA = await admin.request<GatewayView>('POST', `/accounts/${account!.id}/gateways`, { name: 'aye' });
-  const b = await admin.createAccount({ name: 'tenant b' });
-  const keyB = await admin.createKey({ accountId: b.id, name: 'b' });
-  kuboB = create({ url: `${t.ipfsUrl}/api/v0`, headers: { authorization: basicAuth(keyB.key, keyB.secret) } });
-  gwB = await admin.request<GatewayView>('POST', `/accounts/${b.id}/gateways`, { name: 'bee' });
+  tb = await startGatewayTestbed({ upstreamUrl: hopUrl, gateways: { fileCacheMaxFileBytes: MAX_FILE } });
+  kubo = tb.kubo;
+  gwA = tb.dev;
+  const b = await tb.admin.createAccount({ name: 'tenant b' });
+  const keyB = await tb.admin.createKey({ accountId: b.id, name: 'b' });
+  kuboB = tb.kuboOf(basicAuth(keyB.key, keyB.secret));
+  gwB = await tb.admin.request<GatewayView>('POST', `/accounts/${b.id}/gateways`, { name: 'bee' });
 }, 60_000);
 
 afterAll(async () => {
-  await t?.stop();
+  await tb?.stop();
   closeLoopbackServers();
   await node?.close();
   await rm(dir, { recursive: true, force: true });
@@ -93,36 +88,15 @@ async function addFile(client: KuboRPCClient, size: number): Promise<{ cid: stri
   return { cid: cid.toString(), bytes };
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function get(gateway: GatewayView, path: string, o: { method?: string; headers?: Record<string, string> } = {}) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = request(
-      `${t.gw.url}/ipfs-gateway/${gateway.name}${path}`,
-      { method: o.method ?? 'GET', headers: o.headers ?? {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A read through one of the dedicated gateways (path form), read whole. */
+const get = (gateway: GatewayView, path: string, o: { method?: string; headers?: Record<string, string> } = {}) =>
+  tb.get(`/ipfs-gateway/${gateway.name}${path}`, o);
 
 /** A GET whose answer may be cut: the bytes that arrived, and whether it ended cleanly. */
 function getMaybeCut(gateway: GatewayView, path: string): Promise<{ bytes: number; complete: boolean }> {
   return new Promise((resolve) => {
     let bytes = 0;
-    const req = request(`${t.gw.url}/ipfs-gateway/${gateway.name}${path}`, (res) => {
+    const req = request(`${tb.url}/ipfs-gateway/${gateway.name}${path}`, (res) => {
       res.on('data', (c: Buffer) => {
         bytes += c.byteLength;
       });
@@ -196,7 +170,7 @@ describe('dedicated gateways: small files kept in memory', () => {
     expect(total()).toBe(before);
     // B's own content is served by B's gateway, A's gateway serves its own cached file
     expect((await get(gwB, `/ipfs/${mine.cid}`)).body.equals(mine.bytes)).toBe(true);
-    const used = async () => (await admin.request<GatewayView>('GET', `/gateways/${gwA.id}`)).bandwidthToday ?? 0;
+    const used = async () => (await tb.admin.request<GatewayView>('GET', `/gateways/${gwA.id}`)).bandwidthToday ?? 0;
     const served = await used();
     const cats = count('cat');
     expect((await get(gwA, `/ipfs/${file.cid}`)).body.equals(file.bytes)).toBe(true);

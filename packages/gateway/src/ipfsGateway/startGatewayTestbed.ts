@@ -42,11 +42,17 @@ export interface GatewayTestbed {
  * (await tb.get(`/ipfs-gateway/dev/ipfs/${cid}`)).body.toString(); // 'hello'
  */
 export async function startGatewayTestbed(
-  options: { extra?: Record<string, unknown>; gateways?: Record<string, unknown> } = {},
+  options: {
+    extra?: Record<string, unknown>;
+    gateways?: Record<string, unknown>;
+    /** A node of the test's own (e.g. a hop in front of one) instead of the embedded node. */
+    upstreamUrl?: string;
+  } = {},
 ): Promise<GatewayTestbed> {
   const t = await startIpfsTestGateway({
     ipfs: { gateways: { domain: 'localhost', ...options.gateways } },
     ...(options.extra ? { extra: options.extra } : {}),
+    ...(options.upstreamUrl ? { upstreamUrl: options.upstreamUrl } : {}),
   });
   const url = t.gw.url;
   const port = Number(new URL(url).port);

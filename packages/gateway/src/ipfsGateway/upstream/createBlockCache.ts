@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CID } from 'multiformats/cid';
 import { blockKey } from '../serve/parseRootCid.js';
+import { createByteLru } from './createByteLru.js';
 
 /** sha2-256's multihash code: the blocks the cache can check before it keeps them. */
 const SHA2_256 = 0x12;
@@ -27,38 +28,18 @@ export interface BlockCache {
  * blocks.get(cid) ?? (await readBlockFromNode(cid));
  */
 export function createBlockCache(options: { maxBytes: number; maxBlockBytes: number }): BlockCache {
-  const held = new Map<string, Uint8Array>();
-  let bytes = 0;
+  const held = createByteLru(options.maxBytes);
   return {
-    get(cid) {
-      const key = blockKey(cid);
-      const found = held.get(key);
-      if (found === undefined) return undefined;
-      held.delete(key);
-      held.set(key, found);
-      return found;
-    },
+    get: (cid) => held.get(blockKey(cid)),
     set(cid, block) {
       if (block.byteLength > options.maxBlockBytes || block.byteLength > options.maxBytes) return;
       if (cid.multihash.code !== SHA2_256) return;
       const digest = createHash('sha256').update(block).digest();
       if (!digest.equals(cid.multihash.digest)) return;
-      const key = blockKey(cid);
-      const old = held.get(key);
-      if (old !== undefined) {
-        held.delete(key);
-        bytes -= old.byteLength;
-      }
-      held.set(key, block);
-      bytes += block.byteLength;
-      for (const [k, v] of held) {
-        if (bytes <= options.maxBytes) break;
-        held.delete(k);
-        bytes -= v.byteLength;
-      }
+      held.set(blockKey(cid), block);
     },
     get bytes() {
-      return bytes;
+      return held.bytes;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { CID } from 'multiformats/cid';
 import { blockKey } from '../serve/parseRootCid.js';
+import { createByteLru } from './createByteLru.js';
 
 /** A file's key: its codec and multihash (a raw block and a dag-pb node never share one). */
 const keyOf = (cid: CID) => `${cid.code}:${blockKey(cid)}`;
@@ -38,31 +39,9 @@ export interface FileCollector {
  * files.get(cid); // the bytes, on the next read
  */
 export function createFileCache(options: { maxBytes: number; maxFileBytes: number }): FileCache {
-  const held = new Map<string, Uint8Array>();
-  let bytes = 0;
-  const keep = (key: string, file: Uint8Array) => {
-    const old = held.get(key);
-    if (old !== undefined) {
-      held.delete(key);
-      bytes -= old.byteLength;
-    }
-    held.set(key, file);
-    bytes += file.byteLength;
-    for (const [k, v] of held) {
-      if (bytes <= options.maxBytes) break;
-      held.delete(k);
-      bytes -= v.byteLength;
-    }
-  };
+  const held = createByteLru(options.maxBytes);
   return {
-    get(cid) {
-      const key = keyOf(cid);
-      const found = held.get(key);
-      if (found === undefined) return undefined;
-      held.delete(key);
-      held.set(key, found);
-      return found;
-    },
+    get: (cid) => held.get(keyOf(cid)),
     collect(cid, size) {
       if (size <= 0 || size > options.maxFileBytes || size > options.maxBytes) return undefined;
       // a buffer of its own (not the pool's): kept, it holds no other allocation's memory
@@ -80,13 +59,13 @@ export function createFileCache(options: { maxBytes: number; maxFileBytes: numbe
           at += chunk.byteLength;
         },
         done() {
-          if (!spoiled && at === size) keep(keyOf(cid), file);
+          if (!spoiled && at === size) held.set(keyOf(cid), file);
           spoiled = true;
         },
       };
     },
     get bytes() {
-      return bytes;
+      return held.bytes;
     },
   };
 }
