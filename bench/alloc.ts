@@ -1,0 +1,176 @@
+// npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags "V8 flags"]
+// Where the gateway's memory churn per request comes from: nodegate on the embedded defaults (the
+// response cache off, each call forwarded as in `bench -- eth` (c)) over anvil, eth_blockNumber
+// at a fixed rate (default 2,000/s for 5 s after a 2 s warm-up). V8's sampling heap profiler,
+// through the inspector, with objects the young- and old-generation collections freed included,
+// gives the bytes allocated per request and the top allocation sites (function, file:line);
+// before it, as many seconds without the profiler (which slows both) give the latency and, from
+// `--trace-gc`, the collections and their pauses. The gateway starts with `npm start`'s V8 flags
+// unless --flags says otherwise.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startAnvil } from '../packages/gateway/dist/embedded/startAnvil.js';
+import { fixedRateLatency } from './support/fixedRateLatency.js';
+import { loadAverage } from './support/processProbe.js';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '5' },
+    top: { type: 'string', default: '25' },
+    flags: { type: 'string', default: '--max-semi-space-size=8' },
+  },
+});
+const rate = Number(values.rate);
+const seconds = Number(values.seconds);
+const root = new URL('..', import.meta.url).pathname;
+
+interface ProfileNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: ProfileNode[];
+}
+
+/** A Chrome DevTools Protocol session over the inspector's WebSocket. */
+async function inspect(wsUrl: string) {
+  const ws = new WebSocket(wsUrl);
+  await new Promise((resolve, reject) => {
+    ws.addEventListener('open', resolve, { once: true });
+    ws.addEventListener('error', reject, { once: true });
+  });
+  let id = 0;
+  const pending = new Map<number, (v: unknown) => void>();
+  ws.addEventListener('message', (e) => {
+    const m = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
+    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+    if (m.id !== undefined) pending.delete(m.id);
+  });
+  return {
+    send: <T>(method: string, params: object = {}) =>
+      new Promise<T>((resolve) => {
+        pending.set(++id, resolve as (v: unknown) => void);
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+/** Starts the gateway with the inspector on a free port and `--trace-gc`; its GC lines with their arrival time. */
+async function startGateway(dir: string, anvilHttp: string) {
+  await writeFile(
+    join(dir, 'nodegate.json'),
+    JSON.stringify({
+      listen: '127.0.0.1:0',
+      dataDir: join(dir, 'data'),
+      devKey: true,
+      cache: { enabled: false },
+      networks: [
+        {
+          name: 'bench',
+          family: 'eth',
+          pathPrefix: '/bench',
+          upstreams: [{ name: 'upstream', http: anvilHttp }],
+          policy: { multiplex: false },
+        },
+      ],
+    }),
+  );
+  const readyFile = join(dir, 'ready.json');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...values.flags.split(' ').filter(Boolean),
+      '--inspect=127.0.0.1:0',
+      '--trace-gc',
+      join(root, 'packages/gateway/dist/cli/main.js'),
+      'start',
+      '--config',
+      join(dir, 'nodegate.json'),
+      '--ready-file',
+      readyFile,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const gc: Array<{ at: number; line: string }> = [];
+  let wsUrl = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    for (const line of c.toString().split('\n'))
+      if (/: (Scavenge|Mark-Compact)/.test(line)) gc.push({ at: performance.now(), line });
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    wsUrl ||= /ws:\/\/\S+/.exec(c.toString())?.[0] ?? '';
+  });
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(readyFile) || wsUrl === '') {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the gateway did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const ready = JSON.parse(readFileSync(readyFile, 'utf8')) as {
+    networks: { bench: { http: string } };
+    devKey: { key: string };
+  };
+  return { child, gc, wsUrl, url: `${ready.networks.bench.http}/v3/${ready.devKey.key}` };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'nodegate-bench-alloc-'));
+const anvil = await startAnvil();
+const gw = await startGateway(dir, anvil.http);
+try {
+  const body = '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}';
+  await fixedRateLatency(gw.url, body, rate, 2);
+  // first the collections and the latency without the profiler (it slows both), then the profile
+  const from = performance.now();
+  const load = await fixedRateLatency(gw.url, body, rate, seconds);
+  const to = performance.now();
+  const cdp = await inspect(gw.wsUrl);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await fixedRateLatency(gw.url, body, rate, seconds);
+  const { profile } = await cdp.send<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
+  cdp.close();
+  const requests = rate * seconds;
+  const bySite = new Map<string, number>();
+  let total = 0;
+  const walk = (n: ProfileNode) => {
+    if (n.selfSize > 0) {
+      const file = n.callFrame.url.replace(/^(?:file:\/\/)?.*?\/(node_modules|packages)\//, '$1/');
+      const site = `${n.callFrame.functionName || '(anonymous)'} ${file}:${n.callFrame.lineNumber + 1}`;
+      bySite.set(site, (bySite.get(site) ?? 0) + n.selfSize);
+      total += n.selfSize;
+    }
+    for (const c of n.children) walk(c);
+  };
+  walk(profile.head);
+  console.log(
+    `nodegate (c) allocation: eth_blockNumber at ${rate}/s, ${seconds} s plain then ${seconds} s profiled (plain: ${load.errors} errors, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms), node ${process.version}, load average ${await loadAverage()}`,
+  );
+  console.log(`allocated per request (sampled every 1 KiB): ${(total / requests / 1024).toFixed(1)} KB\n`);
+  console.log('bytes/req  site (function, file:line of the built JavaScript)');
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
+    console.log(`${(bytes / requests).toFixed(0).padStart(9)}  ${site}`);
+  }
+  const during = gw.gc.filter((g) => g.at >= from && g.at <= to).map((g) => g.line);
+  const pause = (kind: string) =>
+    during
+      .filter((l) => l.includes(`: ${kind}`))
+      .map((l) => Number(/MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(l)?.[1]));
+  for (const kind of ['Scavenge', 'Mark-Compact']) {
+    const ms = pause(kind).sort((a, b) => a - b);
+    const pct = (q: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(2) : '-');
+    console.log(
+      `${kind}: ${ms.length} in ${seconds} s, pause p50 ${pct(0.5)} ms, p90 ${pct(0.9)} ms, max ${ms.length ? ms.at(-1)!.toFixed(2) : '-'} ms`,
+    );
+  }
+} finally {
+  gw.child.kill('SIGTERM');
+  await anvil.stop();
+  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+}
