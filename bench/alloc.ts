@@ -1,4 +1,4 @@
-// npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags "V8 flags"]
+// npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags="V8 flags"]
 // Where the gateway's memory churn per request comes from: nodegate on the embedded defaults (the
 // response cache off, each call forwarded as in `bench -- eth` (c)) over anvil, eth_blockNumber
 // at a fixed rate (default 2,000/s for 5 s after a 2 s warm-up). V8's sampling heap profiler,
