@@ -22,7 +22,8 @@ const API = '/api/v0/';
  * 405 for other methods), then authenticate (HTTP basic `<API_KEY>:<API_KEY_SECRET>`, plus the
  * key's JWT when it requires one: `X-Nodegate-JWT`, or `Authorization: Bearer` with the basic
  * credentials in `X-Nodegate-Authorization`), restrictions (origin, user agent, the command
- * against the key's method allowlist), limits (the command's credits), the IPFS route itself
+ * against the key's method allowlist), limits (the command's credits), one of the key's slots
+ * (its concurrency cap, shared with its JSON-RPC calls, held until the answer ends), the IPFS route itself
  * (pins, quota, proxy; answers of content paced and bounded by the plan's served bytes), and
  * record usage with the bytes that crossed the connection, the credits of the served MiB, and
  * Kubo's own status for a failure. Refusals are written in Kubo's error shape.
@@ -72,6 +73,29 @@ export async function serveIpfs(
     deps.path.recordUsage(ctx, usageOf(name, err instanceof GatewayError ? err.httpStatus : 500, err, 0, 0, 0));
     return writeKuboError(req, res, err);
   }
+  let release: () => void;
+  try {
+    release = await deps.path.holdSlot(ctx);
+  } catch (err) {
+    deps.path.recordUsage(ctx, usageOf(name, err instanceof GatewayError ? err.httpStatus : 499, err, charged, 0, 0));
+    return writeKuboError(req, res, err);
+  }
+  if (res.destroyed) {
+    // the client left while the command waited for its slot: nothing to answer, nothing held
+    release();
+    deps.path.recordUsage(
+      ctx,
+      usageOf(
+        name,
+        499,
+        new GatewayError('INVALID_REQUEST', 'the client went away', { httpStatus: 499 }),
+        charged,
+        0,
+        0,
+      ),
+    );
+    return;
+  }
   const socket = req.socket;
   const readBefore = socket.bytesRead;
   const writtenBefore = socket.bytesWritten;
@@ -84,6 +108,7 @@ export async function serveIpfs(
     credits: tenant.limits,
   });
   res.once('close', () => {
+    release();
     const status = res.statusCode;
     const stopped = served.stoppedBy;
     // an answer a served-bytes limit refused or cut is recorded as that refusal (usage shows the

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/GatewayError.js';
 import { createServedMeter } from '../ipfs/createServedMeter.js';
 import { IpfsCommandError } from '../ipfs/IpfsCommandError.js';
 import { accessOf } from '../ipfsGateway/access/accessOf.js';
+import { contentError } from '../ipfsGateway/upstream/contentError.js';
 import type { IpfsGateways } from '../ipfsGateway/createIpfsGateways.js';
 import { GATEWAY_NAME } from '../ipfsGateway/GatewayRecord.js';
 import type { GATEWAY_METHODS, GatewayMethod } from '../ipfsGateway/gatewayMethods.js';
@@ -16,6 +17,7 @@ import { dnsLabelOf } from '../ipfsGateway/serve/parseRootCid.js';
 import { serveContent } from '../ipfsGateway/serve/serveContent.js';
 import type { Logger } from '../log/createLogger.js';
 import type { RequestPath } from '../pipeline/requestPath.js';
+import { acquireKeySlot } from '../pipeline/stages/acquireKeySlot.js';
 import { writeGatewayError } from '../wire/writeGatewayError.js';
 import { clientSignal } from './clientSignal.js';
 import { createRequestContext } from './createRequestContext.js';
@@ -56,7 +58,8 @@ export function gatewayMethodOf(format: ResponseFormat | undefined): GatewayMeth
  * the gateway's credits on its account's plan → 429), access (open, a gateway token → 401 when
  * wrong, an allowed origin, else only the account's pinned content → 403 without asking the node
  * anything for it), the account's gateway bandwidth (`createServedMeter` on the plan's
- * `gatewayBandwidthPerDay`: 429 once used up, a reset when it runs out mid-answer), the content
+ * `gatewayBandwidthPerDay`: 429 once used up, a reset when it runs out mid-answer), one of the
+ * account's slots (`maxConcurrentPerAccount` reads in flight, then in line; a full line is 429), the content
  * (streamed), and record usage (bytes that crossed the connection; metrics and the access log
  * read it).
  *
@@ -164,6 +167,16 @@ export async function serveIpfsGateway(
       client,
     );
     if ((await meter.refuseBefore()) !== undefined) throw bandwidthRefusal(plan.gatewayBandwidthPerDay);
+    // one of the account's slots: its reads in flight are bounded, the others' are not touched
+    const release = await acquireKeySlot(
+      gateways.slots,
+      gateway.record.accountId,
+      find,
+      "this account's gateways",
+    ).catch((err: unknown) => {
+      // waited past the content's deadline: the same 504 as content not found in time
+      throw find.aborted && !client.aborted ? contentError('timeout') : err;
+    });
     const rawPath = (req.url ?? '/').split('?')[0]!;
     try {
       await serveContent(
@@ -193,6 +206,7 @@ export async function serveIpfsGateway(
         format,
       );
     } finally {
+      release();
       meter.flush();
     }
     record(res.statusCode, undefined);

@@ -2,6 +2,7 @@ import type { AccountStore } from '../accounts/AccountStore.js';
 import { createIpfsAgent } from '../ipfs/createIpfsAgent.js';
 import { servedBytesKey } from '../ipfs/createServedMeter.js';
 import type { IpfsUpstream } from '../ipfs/IpfsUpstream.js';
+import { createKeyGate, type KeyGate } from '../limits/createKeyGate.js';
 import type { Limiter } from '../limits/Limiter.js';
 import type { Plan } from '../plans/Plan.js';
 import { createGatewayDirectory, type GatewayDirectory } from './access/createGatewayDirectory.js';
@@ -27,6 +28,8 @@ export interface IpfsGateways {
   readonly upstream: IpfsUpstream;
   /** Small whole files already served (`fileCacheBytes`), for every gateway. */
   readonly files: FileCache;
+  /** Each account's reads in flight (`maxConcurrentPerAccount`, `maxQueuedPerAccount`), by account id. */
+  readonly slots: KeyGate;
   readonly limiter: Limiter;
   /** Whether a request (Host, normalised path) is for a dedicated gateway, and in which form. */
   match(host: string | undefined, path: string): GatewayMatch | undefined;
@@ -40,7 +43,8 @@ export interface IpfsGateways {
 /**
  * Builds the dedicated gateways' serving side: a connection pool to the IPFS node (the same
  * upstream as `/api/v0`) with a cache of its small blocks (8 MiB, blocks up to 64 KiB), the gateway directory (gateways, account plans and tokens, cached 2 s),
- * a cache of small whole files already served (`fileCacheBytes`), the restricted scope over the pin records, and the account's bandwidth meter key on the shared
+ * a cache of small whole files already served (`fileCacheBytes`), each account's slots (reads in
+ * flight), the restricted scope over the pin records, and the account's bandwidth meter key on the shared
  * limiter (served bytes are metered by `createServedMeter`, as the API's are).
  *
  * @example
@@ -78,6 +82,10 @@ export function createIpfsGateways(deps: {
     // cache, which is for the blocks answers start from
     scope: createPinScope({ store: deps.store, upstream: uncached }),
     upstream,
+    slots: createKeyGate({
+      maxConcurrent: deps.settings.maxConcurrentPerAccount,
+      maxQueued: deps.settings.maxQueuedPerAccount,
+    }),
     files: createFileCache({
       maxBytes: deps.settings.fileCacheBytes,
       maxFileBytes: deps.settings.fileCacheMaxFileBytes,

@@ -18,6 +18,7 @@ import type { CacheForward, CacheStage } from './stages/createCacheStage.js';
 import { chargeCredits, INVALID_CALL_CREDITS } from './stages/chargeCredits.js';
 import { createLimitGuard } from './stages/createLimitGuard.js';
 import { diagnosticHeaders } from './stages/diagnosticHeaders.js';
+import { acquireKeySlot } from './stages/acquireKeySlot.js';
 import { forwardCall, type KeyGate } from './stages/forwardCall.js';
 import { prepareCalls } from './stages/prepareCalls.js';
 import { recordCall } from './stages/recordCall.js';
@@ -407,6 +408,16 @@ export function createRequestPath(deps: RequestPathDeps) {
         throw held.refusal;
       }
       await chargeCredits(ctx, limiter, guard, credits);
+    },
+
+    /**
+     * Stage "slot" for an admitted IPFS command: one of its key's slots (the same per-key cap as
+     * its JSON-RPC calls: `limits.maxConcurrentPerKey` in flight, `maxQueuedPerKey` waiting),
+     * held until the answer ends, so one key's streams cannot take every connection to the node.
+     * Resolves with the release; throws the 429 when the line is full, or the signal's reason.
+     */
+    holdSlot(ctx: RequestContext): Promise<() => void> {
+      return acquireKeySlot(gate, ctx.key!.record.key, ctx.signal);
     },
 
     /**

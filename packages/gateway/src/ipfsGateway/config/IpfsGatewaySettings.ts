@@ -29,6 +29,13 @@ export interface IpfsGatewaySettings {
   readonly fileCacheBytes: number;
   /** The largest file kept there (default 2 MiB); larger ones are always streamed from the node. */
   readonly fileCacheMaxFileBytes: number;
+  /**
+   * Reads one account's gateways may have in flight at once, on this instance (default 128): one
+   * account's flood of slow reads cannot take every connection to the node from the others.
+   */
+  readonly maxConcurrentPerAccount: number;
+  /** Reads of one account waiting for a slot (default 1,000, in order); past that, 429. */
+  readonly maxQueuedPerAccount: number;
 }
 
 /** The settings when `ipfs.gateways` is not given. */
@@ -41,4 +48,6 @@ export const DEFAULT_GATEWAY_SETTINGS: IpfsGatewaySettings = Object.freeze({
   maxListingEntries: 10_000,
   fileCacheBytes: 32 * 1024 * 1024,
   fileCacheMaxFileBytes: 2 * 1024 * 1024,
+  maxConcurrentPerAccount: 128,
+  maxQueuedPerAccount: 1_000,
 });

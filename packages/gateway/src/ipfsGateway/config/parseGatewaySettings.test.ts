@@ -32,6 +32,8 @@ describe('ipfs.gateways and plans.*.gatewayBandwidthPerDay in the config', () =>
           maxListingEntries: 50,
           fileCacheBytes: 1_000_000,
           fileCacheMaxFileBytes: 0,
+          maxConcurrentPerAccount: 8,
+          maxQueuedPerAccount: 0,
         },
         'ipfs.gateways',
         '/ipfs',
@@ -45,6 +47,8 @@ describe('ipfs.gateways and plans.*.gatewayBandwidthPerDay in the config', () =>
       maxListingEntries: 50,
       fileCacheBytes: 1_000_000,
       fileCacheMaxFileBytes: 0,
+      maxConcurrentPerAccount: 8,
+      maxQueuedPerAccount: 0,
     });
   });
 
@@ -58,6 +62,7 @@ describe('ipfs.gateways and plans.*.gatewayBandwidthPerDay in the config', () =>
     [{ enabled: 'yes' }, 'ipfs.gateways.enabled', 'true or false'],
     [{ fileCacheBytes: -1 }, 'ipfs.gateways.fileCacheBytes', 'integer from 0'],
     [{ fileCacheMaxFileBytes: 1.5 }, 'ipfs.gateways.fileCacheMaxFileBytes', 'integer from 0'],
+    [{ maxConcurrentPerAccount: 0 }, 'ipfs.gateways.maxConcurrentPerAccount', 'integer from 1'],
     [{ subdomains: true }, 'ipfs.gateways.subdomains', 'unknown field'],
   ])('refuses %j naming %s', (gateways, field, problem) => {
     expect(() => validateConfig(ipfs(gateways))).toThrow(new RegExp(`^${field.replace(/\./g, '\\.')}: .*${problem}`));

@@ -10,6 +10,8 @@ const KNOWN = [
   'maxListingEntries',
   'fileCacheBytes',
   'fileCacheMaxFileBytes',
+  'maxConcurrentPerAccount',
+  'maxQueuedPerAccount',
 ];
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
@@ -96,5 +98,13 @@ export function parseGatewaySettings(raw: unknown, at: string, apiPrefix: string
       g.fileCacheMaxFileBytes === undefined
         ? DEFAULT_GATEWAY_SETTINGS.fileCacheMaxFileBytes
         : int(g.fileCacheMaxFileBytes, `${at}.fileCacheMaxFileBytes`, 0, 256 * 1024 ** 2),
+    maxConcurrentPerAccount:
+      g.maxConcurrentPerAccount === undefined
+        ? DEFAULT_GATEWAY_SETTINGS.maxConcurrentPerAccount
+        : int(g.maxConcurrentPerAccount, `${at}.maxConcurrentPerAccount`, 1, 100_000),
+    maxQueuedPerAccount:
+      g.maxQueuedPerAccount === undefined
+        ? DEFAULT_GATEWAY_SETTINGS.maxQueuedPerAccount
+        : int(g.maxQueuedPerAccount, `${at}.maxQueuedPerAccount`, 0, 1_000_000),
   });
 }

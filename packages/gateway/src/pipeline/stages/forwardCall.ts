@@ -1,8 +1,8 @@
-import { GatewayError } from '../../errors/GatewayError.js';
 import type { EthFilters } from '../../families/eth/filters/createEthFilters.js';
 import type { Forwarded, Network } from '../../network/createNetwork.js';
 import type { RequestContext } from '../RequestContext.js';
 import type { RpcCall } from '../RpcCall.js';
+import { acquireKeySlot } from './acquireKeySlot.js';
 import { logsCaps } from './logsCaps.js';
 
 /** A per-key cap on upstream requests in flight (see `limits/createKeyGate.ts`). */
@@ -31,15 +31,8 @@ export async function forwardCall(
   const prepared = call.prepared!;
   let release: (() => void) | undefined;
   try {
-    release =
-      gate.tryAcquire(ctx.key!.record.key) ??
-      (await gate.acquire(ctx.key!.record.key, ctx.signal).catch((err: unknown) => {
-        if (ctx.signal.aborted) throw err;
-        throw new GatewayError('RATE_LIMITED', (err as Error).message, {
-          refusal: 'concurrency',
-          retryAfterSeconds: 1,
-        });
-      }));
+    // the common case costs no promise: a free slot is taken at once
+    release = gate.tryAcquire(ctx.key!.record.key) ?? (await acquireKeySlot(gate, ctx.key!.record.key, ctx.signal));
     // failover protection: the key's plan includes it and the request asked for it
     // (asked by the request's Enable-Failover header or by the key's enableFailover setting)
     const partners =
