@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayView } from '../ipfsGateway/admin/gatewaySchemas.js';
 import { type GatewayTestbed, startGatewayTestbed } from '../ipfsGateway/startGatewayTestbed.js';
 import { basicAuth } from '../ipfs/startIpfsTestGateway.js';
+import { varint } from '../ipfsGateway/serve/carFraming.js';
 
 // One key's (or one account's) streams hold at most its own slots: on the IPFS API per key (the
 // same cap as its JSON-RPC calls, limits.maxConcurrentPerKey) and on the dedicated gateways per
@@ -53,17 +54,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await tb?.stop();
 });
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  let v = n;
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
-  }
-  out.push(v);
-  return out;
-}
 
 /** Opens an answer and stops reading it once its head came: it holds its slot until `close`. */
 function hold(
