@@ -74,37 +74,29 @@ export function parseGatewaySettings(raw: unknown, at: string, apiPrefix: string
     }
     domain = g.domain.toLowerCase();
   }
+  /** An integer field in [min, max], or its default when absent. */
+  const field = (
+    name:
+      | 'timeoutMs'
+      | 'requestCredits'
+      | 'maxListingEntries'
+      | 'fileCacheBytes'
+      | 'fileCacheMaxFileBytes'
+      | 'maxConcurrentPerAccount'
+      | 'maxQueuedPerAccount',
+    min: number,
+    max: number,
+  ) => (g[name] === undefined ? DEFAULT_GATEWAY_SETTINGS[name] : int(g[name], `${at}.${name}`, min, max));
   return Object.freeze({
     enabled,
     pathPrefix,
     domain,
-    timeoutMs:
-      g.timeoutMs === undefined
-        ? DEFAULT_GATEWAY_SETTINGS.timeoutMs
-        : int(g.timeoutMs, `${at}.timeoutMs`, 100, 600_000),
-    requestCredits:
-      g.requestCredits === undefined
-        ? DEFAULT_GATEWAY_SETTINGS.requestCredits
-        : int(g.requestCredits, `${at}.requestCredits`, 0, 1_000_000),
-    maxListingEntries:
-      g.maxListingEntries === undefined
-        ? DEFAULT_GATEWAY_SETTINGS.maxListingEntries
-        : int(g.maxListingEntries, `${at}.maxListingEntries`, 1, 1_000_000),
-    fileCacheBytes:
-      g.fileCacheBytes === undefined
-        ? DEFAULT_GATEWAY_SETTINGS.fileCacheBytes
-        : int(g.fileCacheBytes, `${at}.fileCacheBytes`, 0, 4 * 1024 ** 3),
-    fileCacheMaxFileBytes:
-      g.fileCacheMaxFileBytes === undefined
-        ? DEFAULT_GATEWAY_SETTINGS.fileCacheMaxFileBytes
-        : int(g.fileCacheMaxFileBytes, `${at}.fileCacheMaxFileBytes`, 0, 256 * 1024 ** 2),
-    maxConcurrentPerAccount:
-      g.maxConcurrentPerAccount === undefined
-        ? DEFAULT_GATEWAY_SETTINGS.maxConcurrentPerAccount
-        : int(g.maxConcurrentPerAccount, `${at}.maxConcurrentPerAccount`, 1, 100_000),
-    maxQueuedPerAccount:
-      g.maxQueuedPerAccount === undefined
-        ? DEFAULT_GATEWAY_SETTINGS.maxQueuedPerAccount
-        : int(g.maxQueuedPerAccount, `${at}.maxQueuedPerAccount`, 0, 1_000_000),
+    timeoutMs: field('timeoutMs', 100, 600_000),
+    requestCredits: field('requestCredits', 0, 1_000_000),
+    maxListingEntries: field('maxListingEntries', 1, 1_000_000),
+    fileCacheBytes: field('fileCacheBytes', 0, 4 * 1024 ** 3),
+    fileCacheMaxFileBytes: field('fileCacheMaxFileBytes', 0, 256 * 1024 ** 2),
+    maxConcurrentPerAccount: field('maxConcurrentPerAccount', 1, 100_000),
+    maxQueuedPerAccount: field('maxQueuedPerAccount', 0, 1_000_000),
   });
 }
