@@ -83,18 +83,7 @@ export async function serveIpfs(
   if (res.destroyed) {
     // the client left while the command waited for its slot: nothing to answer, nothing held
     release();
-    deps.path.recordUsage(
-      ctx,
-      usageOf(
-        name,
-        499,
-        new GatewayError('INVALID_REQUEST', 'the client went away', { httpStatus: 499 }),
-        charged,
-        0,
-        0,
-      ),
-    );
-    return;
+    return deps.path.recordUsage(ctx, usageOf(name, 499, CLIENT_GONE, charged, 0, 0));
   }
   const socket = req.socket;
   const readBefore = socket.bytesRead;
@@ -135,6 +124,9 @@ export async function serveIpfs(
     );
   });
 }
+
+/** What usage records for a command whose client left before it was answered. */
+const CLIENT_GONE = new GatewayError('INVALID_REQUEST', 'the client went away', { httpStatus: 499 });
 
 /** A plan without a served-bytes field: no bound (the limiter's counters stay integers). */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;

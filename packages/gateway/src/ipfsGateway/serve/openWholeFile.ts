@@ -1,6 +1,6 @@
 import type { UpstreamBody } from '../../ipfs/IpfsUpstream.js';
-import { openUpstreamStream } from '../upstream/openUpstreamStream.js';
 import type { ContentRequest } from './ContentRequest.js';
+import { openCat } from './openCat.js';
 import { RAW } from './loadNode.js';
 import { DAG_PB } from './parseRootCid.js';
 import type { OpenedFile } from './serveFile.js';
@@ -22,16 +22,11 @@ import type { OpenedFile } from './serveFile.js';
 export async function openWholeFile(cr: ContentRequest): Promise<OpenedFile | undefined> {
   if (cr.segments.length > 0 || cr.trailingSlash || (cr.root.code !== DAG_PB && cr.root.code !== RAW)) return undefined;
   const held = cr.files?.get(cr.root);
-  if (held !== undefined) return { cid: cr.root, size: held.byteLength, stream: undefined };
+  if (held !== undefined) return { cid: cr.root, size: held.byteLength, stream: undefined, bytes: held };
   if (cr.head || cr.req.headers.range !== undefined || cr.upstream.blocks?.get(cr.root) !== undefined) return undefined;
-  const params = { arg: cr.root.toString() };
-  const streams = cr.upstream.streams;
   let stream: UpstreamBody;
   try {
-    stream =
-      streams !== undefined && !streams.full
-        ? await streams.open('cat', params, cr.find, cr.client)
-        : await openUpstreamStream(cr.upstream, 'cat', params, cr.find, cr.client);
+    stream = await openCat(cr, { arg: cr.root.toString() });
   } catch (err) {
     if (cr.find.aborted) throw err;
     return undefined;
@@ -42,5 +37,5 @@ export async function openWholeFile(cr: ContentRequest): Promise<OpenedFile | un
     stream.destroy();
     return undefined;
   }
-  return { cid: cr.root, size, stream };
+  return { cid: cr.root, size, stream, bytes: undefined };
 }

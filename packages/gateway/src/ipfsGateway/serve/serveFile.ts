@@ -6,22 +6,23 @@ import { baseHeaders, type ContentRequest, IMMUTABLE, matchesIfNoneMatch, writeN
 import { sniffType, typeByName } from './contentTypeOf.js';
 import { unixfsFileSize } from './decodeUnixfs.js';
 import { type LoadedNode, RAW } from './loadNode.js';
+import { openCat } from './openCat.js';
 import { parseRange } from './parseRange.js';
 import { contentError } from '../upstream/contentError.js';
-import { openUpstreamStream } from '../upstream/openUpstreamStream.js';
 import { readUpstream } from '../upstream/readUpstream.js';
 
 /** Bytes read to sniff a content type. */
 const SNIFF_BYTES = 512;
 
 /**
- * A file known without its root node: its CID, its size, and its whole `cat` when it is already
- * open (else its bytes are among `cr.files`).
+ * A file known without its root node: its CID, its size, and either its bytes (a cached file)
+ * or its whole `cat`, already open.
  */
 export interface OpenedFile {
   readonly cid: CID;
   readonly size: number;
   readonly stream: UpstreamBody | undefined;
+  readonly bytes: Uint8Array | undefined;
 }
 
 /**
@@ -62,20 +63,11 @@ async function answerFile(
   roots: readonly CID[],
   name: string | undefined,
 ): Promise<void> {
-  const node = 'stream' in file ? undefined : file;
   const etag = `"${file.cid.toString()}"`;
   if (matchesIfNoneMatch(cr.req.headers['if-none-match'], etag)) return writeNotModified(cr, etag);
-  // the bytes at hand: held in the block itself (the file is that one block), or a warm file
-  const own =
-    node === undefined
-      ? undefined
-      : node.cid.code === RAW
-        ? node.bytes
-        : node.links.length === 0 && node.unixfs
-          ? node.unixfs.data
-          : undefined;
-  const inline = own ?? cr.files?.get(file.cid);
-  const size = inline !== undefined ? inline.byteLength : 'stream' in file ? file.size : unixfsFileSize(file.unixfs!);
+  // the bytes at hand: a cached file's, or held in the block itself (the file is that one block)
+  const inline = 'stream' in file ? file.bytes : (bytesInBlock(file) ?? cr.files?.get(file.cid));
+  const size = inline?.byteLength ?? ('stream' in file ? file.size : unixfsFileSize(file.unixfs!));
   const filename = cr.query.get('filename') ?? undefined;
   let type = typeByName(filename) ?? typeByName(name);
   const headers: OutgoingHttpHeaders = {
@@ -114,14 +106,10 @@ async function answerFile(
   }
   // the node's cat of the range, opened before the status is sent (content not found in time is a
   // 504, not a cut 200); its first chunk gives the type to sniff when the range starts at 0
-  const params = { arg: file.cid.toString(), offset: String(start), length: String(length) };
-  const streams = cr.upstream.streams;
-  const stream: UpstreamBody =
+  const stream =
     opened !== undefined && start === 0 && length === size
       ? opened
-      : streams !== undefined && !streams.full
-        ? await streams.open('cat', params, cr.find, cr.client)
-        : await openUpstreamStream(cr.upstream, 'cat', params, cr.find, cr.client);
+      : await openCat(cr, { arg: file.cid.toString(), offset: String(start), length: String(length) });
   let first: Buffer | undefined;
   if (type === undefined) {
     if (start === 0) {
@@ -143,6 +131,12 @@ async function answerFile(
   await cr.body.pump(stream, cr.idleMs, collector && ((chunk) => collector.add(chunk)));
   collector?.done();
   cr.res.end();
+}
+
+/** A file's bytes when its node holds them all: a raw block, or a UnixFS node without links. */
+function bytesInBlock(node: LoadedNode): Uint8Array | undefined {
+  if (node.cid.code === RAW) return node.bytes;
+  return node.links.length === 0 && node.unixfs ? node.unixfs.data : undefined;
 }
 
 /** The file's first bytes (at most 512), for sniffing its type. */

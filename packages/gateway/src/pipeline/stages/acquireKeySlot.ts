@@ -5,6 +5,7 @@ import type { KeyGate } from './forwardCall.js';
 /**
  * Stage "slot": one of `key`'s slots in `gate` (its concurrency cap), at once when one is free
  * and nobody waits, else in line (FIFO) until one is or `signal` aborts (its reason is thrown).
+ * (A hot path tries `gate.tryAcquire` first, which costs no promise.)
  * A full line is a 429 (`refusal: concurrency`, `Retry-After: 1`) naming `holder` and the bounds.
  * Resolves with the release, to call once the work is done (idempotent).
  *
@@ -18,8 +19,6 @@ export function acquireKeySlot(
   signal: AbortSignal,
   holder = 'this API key',
 ): Promise<() => void> {
-  const now = gate.tryAcquire(key);
-  if (now !== undefined) return Promise.resolve(now);
   return gate.acquire(key, signal).catch((err: unknown) => {
     if (signal.aborted) throw err;
     const message =
