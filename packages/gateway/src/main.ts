@@ -545,6 +545,7 @@ async function buildNetwork(
       ws: embedded?.ws ?? u.ws,
       timeoutMs: u.timeoutMs,
       headers: u.headers,
+      client: u.client,
     });
   };
   const upstreams = n.upstreams.map(toUpstream);

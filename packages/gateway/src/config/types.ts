@@ -40,6 +40,11 @@ export interface UpstreamSettings {
   readonly embedded?: EmbeddedBackend | undefined;
   readonly timeoutMs: number;
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The HTTP client its calls go through: `nodegate` (the default, `upstream/createJsonConnections.ts`)
+   * or `undici` (its pool: for an upstream that needs what only undici does).
+   */
+  readonly client?: 'nodegate' | 'undici' | undefined;
   /** What the provider behind it allows (its plan): nodegate never sends it more (see {@link UpstreamRateLimit}). */
   readonly rateLimit?: UpstreamRateLimit | undefined;
   /**

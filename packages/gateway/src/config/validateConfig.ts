@@ -441,6 +441,7 @@ function parseUpstream(raw: unknown, at: string): UpstreamSettings {
     'getLogsMaxBlockRange',
     'archive',
     'historyBlocks',
+    'client',
   ]);
   const name = str(u.name, `${at}.name`);
   const embedded = u.embedded === undefined ? undefined : (str(u.embedded, `${at}.embedded`) as EmbeddedBackend);
@@ -454,10 +455,20 @@ function parseUpstream(raw: unknown, at: string): UpstreamSettings {
   let headers: Record<string, string> | undefined;
   if (u.headers !== undefined) {
     headers = {};
-    for (const [k, v] of Object.entries(obj(u.headers, `${at}.headers`))) headers[k] = str(v, `${at}.headers.${k}`);
+    for (const [k, v] of Object.entries(obj(u.headers, `${at}.headers`))) {
+      headers[k] = str(v, `${at}.headers.${k}`);
+      // what an HTTP/1.1 head may carry: a token for a name, visible ASCII for a value
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k))
+        throw new ConfigError(`${at}.headers`, `${JSON.stringify(k)} is not a header name`);
+      if (/[^\t\x20-\x7e]/.test(headers[k]))
+        throw new ConfigError(`${at}.headers.${k}`, 'must be visible ASCII (no line breaks)');
+    }
   }
   const timeoutMs = int(u.timeoutMs ?? 10_000, `${at}.timeoutMs`, 100, 600_000);
-  const parsed: UpstreamSettings = { name, http, ws, embedded, timeoutMs, headers };
+  if (u.client !== undefined && u.client !== 'nodegate' && u.client !== 'undici')
+    throw new ConfigError(`${at}.client`, 'must be "nodegate" (the default) or "undici"');
+  const client = u.client as UpstreamSettings['client'];
+  const parsed: UpstreamSettings = { name, http, ws, embedded, timeoutMs, headers, ...(client ? { client } : {}) };
   return {
     ...parsed,
     ...parseUpstreamHistory(u, at),

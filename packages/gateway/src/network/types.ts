@@ -190,10 +190,15 @@ export interface NetworkCall {
   attempts: number;
 }
 
-/** The answer of one attempt on one upstream, classified. */
+/** The answer of one attempt on one upstream (`by`), classified. */
 export type Attempt =
-  | { readonly ok: true; readonly answer: UpstreamAnswer & { error?: undefined } }
-  | { readonly ok: false; readonly verdict: UpstreamVerdict; readonly err: UpstreamTransportError | UpstreamRpcError };
+  | { readonly ok: true; readonly by: Member; readonly answer: UpstreamAnswer & { error?: undefined } }
+  | {
+      readonly ok: false;
+      readonly by: Member;
+      readonly verdict: UpstreamVerdict;
+      readonly err: UpstreamTransportError | UpstreamRpcError;
+    };
 
 /** A call-level step: the whole call in, its answer out (throws the client's error). */
 export type Forward = (call: NetworkCall) => Promise<Forwarded>;

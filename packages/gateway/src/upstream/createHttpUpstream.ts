@@ -1,8 +1,8 @@
-import { Pool } from 'undici';
 import { GatewayError } from '../errors/GatewayError.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { RawJson } from '../jsonrpc/RawJson.js';
-import { postJson } from './postJson.js';
+import { createJsonConnections } from './createJsonConnections.js';
+import { createUndiciPoster } from './createUndiciPoster.js';
 import { UpstreamTransportError } from './UpstreamTransportError.js';
 
 /** Settings of one upstream node. */
@@ -17,6 +17,10 @@ export interface UpstreamConfig {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Keep-alive connections in the pool. */
   readonly connections?: number | undefined;
+  /** The HTTP client: nodegate's own connections (default) or undici's pool (`createUndiciPoster`). */
+  readonly client?: 'nodegate' | 'undici' | undefined;
+  /** Certificate authorities trusted for an `https:` URL besides the system's (PEM). */
+  readonly ca?: string | undefined;
 }
 
 /** The JSON-RPC answer of an upstream: a result or an error object. */
@@ -55,7 +59,8 @@ export interface HttpUpstream {
 const FAILURES_BEFORE_UNHEALTHY = 3;
 
 /**
- * Creates an HTTP upstream: a keep-alive pool, a timeout per request, and passive health
+ * Creates an HTTP upstream: kept-alive connections (`createJsonConnections`, or undici's pool
+ * with `client: 'undici'`), a timeout per request, and passive health
  * (three consecutive transport failures mark it unhealthy until a call succeeds).
  *
  * @example
@@ -64,19 +69,19 @@ const FAILURES_BEFORE_UNHEALTHY = 3;
  */
 export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
   const url = new URL(config.http);
-  const path = `${url.pathname}${url.search}`;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...config.headers };
   if (url.username || url.password) {
     headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
   }
   const headerList = Object.entries(headers).flat();
-  const pool = new Pool(url.origin, {
-    connections: config.connections ?? 128,
-    keepAliveTimeout: 30_000,
-    headersTimeout: config.timeoutMs,
-    bodyTimeout: config.timeoutMs,
-    connectTimeout: Math.min(config.timeoutMs, 5_000),
-  });
+  const target = new URL(url.href);
+  target.username = '';
+  target.password = '';
+  const posterOptions = { connections: config.connections, timeoutMs: config.timeoutMs, ca: config.ca };
+  const poster =
+    config.client === 'undici'
+      ? createUndiciPoster(target, headerList, posterOptions)
+      : createJsonConnections(target, headerList, posterOptions);
   let consecutiveFailures = 0;
   let lastFailure: string | undefined;
   let lastLatencyMs: number | undefined;
@@ -112,7 +117,7 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       let text: string;
       let retryAfter: string | undefined;
       try {
-        ({ status, text, retryAfter } = await postJson(pool, path, headerList, body, signal));
+        ({ status, text, retryAfter } = await poster.post(body, signal));
       } catch (err) {
         // the client went away: not the upstream's failure
         if (signal?.aborted) throw new ClientGoneError();
@@ -164,7 +169,7 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
       return h;
     },
     async close() {
-      await pool.close();
+      await poster.close();
     },
   };
 }
@@ -181,13 +186,15 @@ function classify(err: unknown, timeoutMs: number): UpstreamTransportError {
   const code = (err as { code?: string }).code ?? '';
   if (
     code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'NG_CONNECT_TIMEOUT' ||
+    code === 'NG_CONNECT_FAILED' ||
     code === 'ECONNREFUSED' ||
     code === 'ENOTFOUND' ||
     code === 'EHOSTUNREACH'
   ) {
     return new UpstreamTransportError('connect', 'could not connect to the upstream', false, { cause: err });
   }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'NG_TIMEOUT') {
     return new UpstreamTransportError('timeout', `upstream did not answer within ${timeoutMs} ms`, true, {
       cause: err,
     });

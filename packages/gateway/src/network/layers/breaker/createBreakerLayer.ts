@@ -55,7 +55,7 @@ export function createBreakerLayer(send: Send, heads: Pick<NetworkHeads, 'best'>
         m.consecutiveFailures += 1;
         m.lastFailure = err.message;
         if (err.status === 429) m.budget?.throttled(now());
-        return { ok: false, verdict: classifyUpstreamError(err), err };
+        return { ok: false, by: m, verdict: classifyUpstreamError(err), err };
       }
       const latency = performance.now() - started;
       if (answer.error !== undefined) {
@@ -87,12 +87,12 @@ export function createBreakerLayer(send: Send, heads: Pick<NetworkHeads, 'best'>
           m.breaker.success();
           m.consecutiveFailures = 0;
         }
-        return { ok: false, verdict, err: rpcError };
+        return { ok: false, by: m, verdict, err: rpcError };
       }
       stats.record(latency, true);
       m.breaker.success();
       m.consecutiveFailures = 0;
-      return { ok: true, answer: answer as UpstreamAnswer & { error?: undefined } };
+      return { ok: true, by: m, answer: answer as UpstreamAnswer & { error?: undefined } };
     },
   };
 }

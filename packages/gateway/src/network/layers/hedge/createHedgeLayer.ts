@@ -4,12 +4,12 @@ import type { BreakerLayer } from '../breaker/createBreakerLayer.js';
 import type { BudgetLayer } from '../budget/createBudgetLayer.js';
 import type { Selector } from '../select/createSelector.js';
 
-/** One hedged attempt: which upstream's answer it is, and the second upstream it went to (when it did). */
-export interface HedgedAttempt {
-  readonly attempt: Attempt;
-  readonly by: Member;
-  readonly hedgedOn: Member | undefined;
-}
+/**
+ * One attempt, hedged or not: the attempt whose answer counts (`by` says whose), and the second
+ * upstream it went to, set only when it was hedged (an attempt that was not comes back as the
+ * breaker layer made it: nothing more is allocated for it).
+ */
+export type HedgedAttempt = Attempt & { readonly hedgedOn?: Member };
 
 /** The hedge layer: a read on one upstream, sent to a second one when the first is slow. */
 export interface HedgeLayer {
@@ -38,7 +38,7 @@ export interface HedgeLayer {
  *
  * @example
  * const hedge = createHedgeLayer(true, breaker, selector, budget);
- * const { attempt, by } = await hedge.attempt(list[0], hedge.backup(list, 0, new Set(), call.method), call, signal);
+ * const { by, hedgedOn, ...attempt } = await hedge.attempt(list[0], hedge.backup(list, 0, new Set(), call.method), call, signal);
  */
 export function createHedgeLayer(
   enabled: boolean,
@@ -57,71 +57,82 @@ export function createHedgeLayer(
       }
       return undefined;
     },
-    async attempt(m, next, call, signal) {
+    attempt(m, next, call, signal) {
       const p95 = enabled && next !== undefined ? m.stats[call.cls].p95Ms() : undefined;
-      if (p95 === undefined || next === undefined)
-        return { attempt: await breaker.attempt(m, call, signal), by: m, hedgedOn: undefined };
-      const first = new AbortController();
-      let second: AbortController | undefined;
-      const onClientGone = () => {
-        first.abort();
-        second?.abort();
-      };
-      signal?.addEventListener('abort', onClientGone, { once: true });
-      try {
-        const a = breaker.attempt(m, call, first.signal).then((r) => ({ attempt: r, by: m }));
-        let timer: NodeJS.Timeout | undefined;
-        const hedge = new Promise<'hedge'>((resolve) => {
-          // at least 20 ms: below that a busy event loop alone would double the traffic
-          timer = setTimeout(() => resolve('hedge'), Math.max(20, p95));
-        });
-        const winner = await Promise.race([a, hedge]);
-        clearTimeout(timer);
-        if (winner !== 'hedge') return { ...winner, hedgedOn: undefined };
-        // the backup must serve the method, be admitted and have room in its budget
-        if (!selector.takes(next, call.method) || !breaker.mayAdmit(next) || (await budget.take(next, call)) > 0)
-          return { ...(await a), hedgedOn: undefined };
-        if (!breaker.admits(next)) return { ...(await a), hedgedOn: undefined };
-        second = new AbortController();
-        const b = breaker.attempt(next, call, second.signal).then((r) => ({ attempt: r, by: next }));
-        // the first success wins; if one fails, wait for the other
-        const settled = await new Promise<{ attempt: Attempt; by: Member }>((resolve, reject) => {
-          let pending = 2;
-          let failed: { attempt: Attempt; by: Member } | undefined;
-          let thrown: unknown;
-          const finish = () => {
-            if (pending > 0) return;
-            if (failed !== undefined) resolve(failed);
-            else reject(thrown);
-          };
-          const take = (r: { attempt: Attempt; by: Member }) => {
-            pending -= 1;
-            if (r.attempt.ok || r.attempt.verdict.kind === 'client') {
-              pending = -1;
-              resolve(r);
-              return;
-            }
-            failed ??= r;
-            finish();
-          };
-          const lost = (err: unknown) => {
-            pending -= 1;
-            thrown ??= err;
-            finish();
-          };
-          a.then(take, lost);
-          b.then(take, lost);
-        });
-        return { ...settled, hedgedOn: next };
-      } finally {
-        signal?.removeEventListener('abort', onClientGone);
-        // both were sent: the one still running is abandoned (an attempt that ended needs no
-        // abort, and an abort costs an AbortError with its stack on every answered read)
-        if (second !== undefined) {
-          first.abort();
-          second.abort();
-        }
-      }
+      // not hedged (the common case): the breaker's own attempt, no frame or object of this layer
+      if (p95 === undefined || next === undefined) return breaker.attempt(m, call, signal);
+      return hedged(m, next, p95, call, signal);
     },
   };
+
+  async function hedged(
+    m: Member,
+    next: Member,
+    p95: number,
+    call: NetworkCall,
+    signal: AbortSignal | undefined,
+  ): Promise<HedgedAttempt> {
+    const first = new AbortController();
+    let second: AbortController | undefined;
+    const onClientGone = () => {
+      first.abort();
+      second?.abort();
+    };
+    signal?.addEventListener('abort', onClientGone, { once: true });
+    try {
+      const a = breaker.attempt(m, call, first.signal);
+      let timer: NodeJS.Timeout | undefined;
+      const hedge = new Promise<'hedge'>((resolve) => {
+        // at least 20 ms: below that a busy event loop alone would double the traffic
+        timer = setTimeout(() => resolve('hedge'), Math.max(20, p95));
+      });
+      const winner = await Promise.race([a, hedge]);
+      clearTimeout(timer);
+      if (winner !== 'hedge') return winner;
+      // the backup must serve the method, be admitted and have room in its budget
+      // (awaited inside the try: the client's abort reaches the first request until it ends)
+      if (!selector.takes(next, call.method) || !breaker.mayAdmit(next) || (await budget.take(next, call)) > 0)
+        return await a;
+      if (!breaker.admits(next)) return await a;
+      second = new AbortController();
+      const b = breaker.attempt(next, call, second.signal);
+      // the first success wins; if one fails, wait for the other
+      const settled = await new Promise<Attempt>((resolve, reject) => {
+        let pending = 2;
+        let failed: Attempt | undefined;
+        let thrown: unknown;
+        const finish = () => {
+          if (pending > 0) return;
+          if (failed !== undefined) resolve(failed);
+          else reject(thrown);
+        };
+        const take = (r: Attempt) => {
+          pending -= 1;
+          if (r.ok || r.verdict.kind === 'client') {
+            pending = -1;
+            resolve(r);
+            return;
+          }
+          failed ??= r;
+          finish();
+        };
+        const lost = (err: unknown) => {
+          pending -= 1;
+          thrown ??= err;
+          finish();
+        };
+        a.then(take, lost);
+        b.then(take, lost);
+      });
+      return { ...settled, hedgedOn: next };
+    } finally {
+      signal?.removeEventListener('abort', onClientGone);
+      // both were sent: the one still running is abandoned (an attempt that ended needs no
+      // abort, and an abort costs an AbortError with its stack on every answered read)
+      if (second !== undefined) {
+        first.abort();
+        second.abort();
+      }
+    }
+  }
 }

@@ -17,6 +17,9 @@ import type { HedgeLayer } from '../hedge/createHedgeLayer.js';
 import type { Selector } from '../select/createSelector.js';
 
 /** What the read retry layer is built on. */
+/** What a round has tried before its first attempt (shared: never added to). */
+const NONE_TRIED: ReadonlySet<Member> = new Set();
+
 export interface ReadRetryDeps {
   readonly network: string;
   readonly chainId: string | undefined;
@@ -65,17 +68,18 @@ export function createReadRetry(deps: ReadRetryDeps): Route {
     let nodeAnswered = false;
     const list = selector.route(call);
     // the upstreams that answered, behind the head served (to tell a lagging node from a chain gone back)
-    const answeredBehind = new Set<Member>();
+    let answeredBehind: Set<Member> | undefined;
     for (let round = 0; round <= policy.retries; round++) {
       let triedAny = false;
       // a round is worth repeating only when a node was in trouble (not when nodes lack the data)
       let troubled = false;
-      const tried = new Set<Member>();
+      // the upstreams tried in this round (made on the first that did not answer for good)
+      let tried: Set<Member> | undefined;
       // the soonest an upstream skipped for its budget has room again
       let budgetWaitMs: number | undefined;
       for (let i = 0; i < list.length; i++) {
         const m = list[i]!;
-        if (tried.has(m) || !selector.takes(m, call.method)) continue;
+        if (tried?.has(m) || !selector.takes(m, call.method)) continue;
         if (m.budget !== undefined) {
           // at its budget: skipped like a busy node (its breaker's trial is not taken for it)
           if (!breaker.mayAdmit(m)) continue;
@@ -87,24 +91,26 @@ export function createReadRetry(deps: ReadRetryDeps): Route {
         }
         if (!breaker.admits(m)) continue;
         triedAny = true;
-        const next = hedge.backup(list, i, tried, call.method);
-        const { attempt: r, by, hedgedOn } = await hedge.attempt(m, next, call, signal);
-        tried.add(m);
-        if (hedgedOn !== undefined) tried.add(hedgedOn);
-        if (r.ok) {
-          const result = r.answer.result;
-          const head = heads.behind(call, by, result);
-          if (head !== undefined) {
-            // behind what a client already saw: another upstream may be at the head
-            if (behind === undefined || head > behind.head) behind = { result, by, head };
-            answeredBehind.add(by);
-            firstFailed ??= { m: by, reason: `answered head ${head}, below ${heads.served()} already served` };
-            continue;
-          }
+        const next = hedge.backup(list, i, tried ?? NONE_TRIED, call.method);
+        const r = await hedge.attempt(m, next, call, signal);
+        const by = r.by;
+        const head = r.ok ? heads.behind(call, by, r.answer.result) : undefined;
+        if (r.ok && head === undefined) {
           if (by !== list[0]) failovers.upstream += 1;
           if (firstFailed !== undefined && firstFailed.m !== by)
             logFailover(log, network, call, firstFailed.m, by, firstFailed.reason);
-          return { ok: true, forwarded: { result, upstream: by.upstream.name } };
+          return { ok: true, forwarded: { result: r.answer.result, upstream: by.upstream.name } };
+        }
+        tried ??= new Set();
+        tried.add(m);
+        if (r.hedgedOn !== undefined) tried.add(r.hedgedOn);
+        if (r.ok) {
+          // behind what a client already saw: another upstream may be at the head
+          const result = r.answer.result;
+          if (behind === undefined || head! > behind.head) behind = { result, by, head: head! };
+          (answeredBehind ??= new Set()).add(by);
+          firstFailed ??= { m: by, reason: `answered head ${head}, below ${heads.served()} already served` };
+          continue;
         }
         if (r.verdict.kind === 'client') throw r.err;
         last = r.err;
@@ -146,7 +152,7 @@ export function createReadRetry(deps: ReadRetryDeps): Route {
     }
     if (behind !== undefined) {
       if (behind.by !== list[0]) failovers.upstream += 1;
-      const everyone = list.filter((m) => selector.takes(m, call.method)).every((m) => answeredBehind.has(m));
+      const everyone = list.filter((m) => selector.takes(m, call.method)).every((m) => answeredBehind?.has(m) === true);
       return { ok: true, forwarded: heads.settleBehind(call, behind, everyone) };
     }
     if (selector.allLack(list, call.method)) throw methodNotFound(network, call.method);
