@@ -108,7 +108,8 @@ export function createReadRetry(deps: ReadRetryDeps): Route {
           // behind what a client already saw: another upstream may be at the head
           const result = r.answer.result;
           if (behind === undefined || head! > behind.head) behind = { result, by, head: head! };
-          (answeredBehind ??= new Set()).add(by);
+          answeredBehind ??= new Set();
+          answeredBehind.add(by);
           firstFailed ??= { m: by, reason: `answered head ${head}, below ${heads.served()} already served` };
           continue;
         }
