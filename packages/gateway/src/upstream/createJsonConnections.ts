@@ -3,74 +3,13 @@ import { connect as connectTls } from 'node:tls';
 import { isIP } from 'node:net';
 import type { JsonPoster, JsonPosterOptions } from './JsonPoster.js';
 import { JsonPostError } from './JsonPostError.js';
+import { type Connection, Phase, type Pool, Request } from './JsonConnection.js';
 import type { PostedJson } from './postJson.js';
-import { type AnswerHead, readAnswerHead } from './readAnswerHead.js';
+import { type AnswerHooks, stepAnswer } from './stepAnswer.js';
 
 /** What one read of a plain connection may bring (its buffer is reused for every read). */
 const READ_BYTES = 16 * 1024;
-/** The most an answer's head may take. */
-const MAX_HEAD_BYTES = 64 * 1024;
-/** The longest body a string can hold (V8's limit, in bytes of one-byte text): a longer one is refused. */
-const MAX_BODY_BYTES = 512 * 1024 * 1024 - 64;
-const HEAD_END = Buffer.from('\r\n\r\n');
 const ONCE = { once: true } as const;
-const CRLF = Buffer.from('\r\n');
-
-/** Where a connection's answer is (the body modes are the head's `framing`). */
-const Phase = {
-  Idle: 0,
-  Head: 1,
-  Length: 2,
-  ChunkSize: 3,
-  ChunkData: 4,
-  ChunkEnd: 5,
-  Trailers: 6,
-  UntilClose: 7,
-} as const;
-type Phase = (typeof Phase)[keyof typeof Phase];
-
-/** One request: its text, and the promise's ends (it is its own abort listener: no closure per request). */
-class Request {
-  conn: Connection | undefined;
-  constructor(
-    readonly text: string,
-    readonly resolve: (answer: PostedJson) => void,
-    readonly reject: (err: unknown) => void,
-    readonly signal: AbortSignal | undefined,
-    readonly pool: Pool,
-  ) {}
-  handleEvent(): void {
-    this.pool.abandon(this);
-  }
-}
-
-interface Connection {
-  readonly socket: Socket;
-  /** The read buffer of a plain connection (TLS connections are given their chunks). */
-  readonly buffer: Buffer | undefined;
-  connected: boolean;
-  request: Request | undefined;
-  phase: Phase;
-  /** A head (or chunk-size line, or trailers) split over reads, so far (latin1). */
-  partial: string;
-  head: AnswerHead | undefined;
-  /** Body bytes still to come (Length, ChunkData), or the chunk's CRLF (ChunkEnd). */
-  left: number;
-  /** A body that came in more than one read (copied out of the reused buffer). */
-  parts: Buffer[];
-  partsBytes: number;
-  /** When the upstream has taken too long (performance.now() ms): the answer, the connect, or the idle time. */
-  deadline: number;
-  /** Idle time the upstream allows (its `Keep-Alive: timeout=` hint, less a second), ms. */
-  keepAliveMs: number;
-  /** Why it closed, when an error said so first. */
-  failure: unknown;
-}
-
-/** The pool's side of a request, for `Request.handleEvent`. */
-interface Pool {
-  abandon(request: Request): void;
-}
 
 /**
  * nodegate's own {@link JsonPoster}: kept-alive HTTP/1.1 connections (`http:` or `https:`) to
@@ -79,8 +18,8 @@ interface Pool {
  * an answer that arrived in one read becomes its string straight from it (longer ones are
  * copied once), so a call allocates its request text, its answer text and a small request
  * object, against a few kilobytes in undici. One sweep per `timeoutMs / 10` (at least every
- * 10 ms, at most every second) checks every connection's deadline: a timer per connection, not
- * per request. Bodies by `Content-Length`, chunked, or until close; informational heads skipped;
+ * 10 ms, at most every second) checks every connection's deadline: one interval per poster, no
+ * timer per request. Bodies by `Content-Length`, chunked, or until close; informational heads skipped;
  * `Connection: close` and `Keep-Alive: timeout=` honoured; an answer with bytes after it, or on
  * an idle connection, closes that connection. A connection that fails is not retried here (the
  * network's retry layer decides, knowing whether the call is a write).
@@ -253,136 +192,13 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
     conn.deadline = performance.now() + timeoutMs;
     const request = conn.request;
     try {
-      while (at < end && conn.request === request) at = step(conn, buf, at, end);
+      while (at < end && conn.request === request) at = stepAnswer(conn, buf, at, end, hooks);
     } catch (err) {
       fail(conn, err);
       return;
     }
     // bytes after a whole answer: the upstream does not speak one answer per request
     if (at < end) conn.socket.destroy();
-  };
-
-  /** One step of the answer's parse; returns where the bytes not used yet start. */
-  const step = (conn: Connection, buf: Buffer, at: number, end: number): number => {
-    switch (conn.phase) {
-      case Phase.Head: {
-        const found = lineEnd(conn, buf, at, end, HEAD_END);
-        if (found === -1) return end;
-        const head = readAnswerHead(conn.partial);
-        conn.partial = '';
-        if (head.status === 101) throw new JsonPostError('NG_BAD_ANSWER', 'the upstream switched protocols');
-        if (head.status < 200) return found; // informational: the real head follows
-        conn.head = head;
-        if (head.keepAliveS !== undefined) conn.keepAliveMs = Math.min(keepAliveMs, head.keepAliveS * 1000 - 1000);
-        if (head.status === 204 || head.status === 304 || head.framing === 'none' || head.length === 0) {
-          complete(conn, '');
-          return found;
-        }
-        if (head.framing === 'chunked') conn.phase = Phase.ChunkSize;
-        else if (head.framing === 'close') conn.phase = Phase.UntilClose;
-        else {
-          if (head.length! > MAX_BODY_BYTES) throw tooLong();
-          conn.phase = Phase.Length;
-          conn.left = head.length!;
-          // the whole body in this read (the common case): its string straight from the buffer
-          if (end - found >= conn.left) {
-            const until = found + conn.left;
-            complete(conn, buf.toString('utf8', found, until));
-            return until;
-          }
-        }
-        return found;
-      }
-      case Phase.Length: {
-        const take = Math.min(conn.left, end - at);
-        keep(conn, buf, at, at + take);
-        conn.left -= take;
-        if (conn.left === 0) finish(conn);
-        return at + take;
-      }
-      case Phase.ChunkSize: {
-        const found = lineEnd(conn, buf, at, end, CRLF);
-        if (found === -1) return end;
-        const line = conn.partial;
-        conn.partial = '';
-        const size = /^([0-9a-fA-F]{1,8})[\t ]*(?:;.*)?$/.exec(line);
-        if (size === null) throw new JsonPostError('NG_BAD_ANSWER', 'the upstream sent a malformed chunk size');
-        conn.left = Number.parseInt(size[1]!, 16);
-        if (conn.partsBytes + conn.left > MAX_BODY_BYTES) throw tooLong();
-        conn.phase = conn.left === 0 ? Phase.Trailers : Phase.ChunkData;
-        return found;
-      }
-      case Phase.ChunkData: {
-        const take = Math.min(conn.left, end - at);
-        keep(conn, buf, at, at + take);
-        conn.left -= take;
-        if (conn.left === 0) {
-          conn.phase = Phase.ChunkEnd;
-          conn.left = 2;
-        }
-        return at + take;
-      }
-      case Phase.ChunkEnd: {
-        const take = Math.min(conn.left, end - at);
-        for (let i = 0; i < take; i++) {
-          if (buf[at + i] !== (conn.left === 2 ? 13 : 10)) {
-            throw new JsonPostError('NG_BAD_ANSWER', 'the upstream sent a chunk without its line end');
-          }
-          conn.left -= 1;
-        }
-        if (conn.left === 0) conn.phase = Phase.ChunkSize;
-        return at + take;
-      }
-      case Phase.Trailers: {
-        // trailer lines until an empty one (their fields are not used)
-        const found = lineEnd(conn, buf, at, end, CRLF);
-        if (found === -1) return end;
-        const line = conn.partial;
-        conn.partial = '';
-        if (line === '') finish(conn);
-        return found;
-      }
-      case Phase.UntilClose: {
-        if (conn.partsBytes + (end - at) > MAX_BODY_BYTES) throw tooLong();
-        keep(conn, buf, at, end);
-        return end;
-      }
-      default:
-        return end;
-    }
-  };
-
-  /**
-   * Gathers text up to `marker` into `conn.partial`; returns where the bytes after the marker
-   * start, or -1 when it has not come yet (every byte kept). Bounded by `MAX_HEAD_BYTES`.
-   */
-  const lineEnd = (conn: Connection, buf: Buffer, at: number, end: number, marker: Buffer): number => {
-    if (conn.partial === '') {
-      const i = buf.indexOf(marker, at);
-      if (i !== -1 && i < end - marker.length + 1) {
-        conn.partial = buf.toString('latin1', at, i);
-        if (conn.partial.length > MAX_HEAD_BYTES) throw headTooLong();
-        return i + marker.length;
-      }
-    }
-    const before = conn.partial.length;
-    const text = conn.partial + buf.toString('latin1', at, end);
-    const i = text.indexOf(marker.toString('latin1'), Math.max(0, before - marker.length + 1));
-    if (i === -1) {
-      if (text.length > MAX_HEAD_BYTES) throw headTooLong();
-      conn.partial = text;
-      return -1;
-    }
-    conn.partial = text.slice(0, i);
-    if (i > MAX_HEAD_BYTES) throw headTooLong();
-    return at + (i + marker.length - before);
-  };
-
-  /** Body bytes out of a buffer that will be read into again: copied. */
-  const keep = (conn: Connection, buf: Buffer, from: number, until: number) => {
-    if (until <= from) return;
-    conn.parts.push(Buffer.from(buf.subarray(from, until)));
-    conn.partsBytes += until - from;
   };
 
   /** The body gathered in parts is whole. */
@@ -428,6 +244,8 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
     request.reject(err);
   };
 
+  const hooks: AnswerHooks = { complete, finish, keepAliveMs };
+
   return {
     post(body, signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
@@ -467,5 +285,3 @@ const connectError = (cause: unknown): JsonPostError => {
     cause,
   );
 };
-const tooLong = () => new JsonPostError('NG_BAD_ANSWER', 'the upstream answer is longer than 512 MiB');
-const headTooLong = () => new JsonPostError('NG_BAD_ANSWER', "the upstream answer's head is longer than 64 KiB");
