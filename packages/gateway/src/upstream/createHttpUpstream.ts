@@ -134,12 +134,12 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
         );
       }
       if (raw) {
-        const prefix = `{"jsonrpc":"2.0","id":${request.id},"result":`;
-        const trimmed = text.trimEnd();
-        if (trimmed.startsWith(prefix) && trimmed.endsWith('}')) {
+        // `{"jsonrpc":"2.0","id":<id>,"result":<value>}`: the value's text cut out, nothing parsed
+        const value = rawResult(text, request.id);
+        if (value !== undefined) {
           consecutiveFailures = 0;
           lastLatencyMs = Math.round((performance.now() - started) * 100) / 100;
-          return { result: new RawJson(trimmed.slice(prefix.length, -1)) };
+          return { result: new RawJson(value) };
         }
       }
       let answer: unknown;
@@ -173,6 +173,27 @@ export function createHttpUpstream(config: UpstreamConfig): HttpUpstream {
     },
   };
 }
+
+const RAW_HEAD = '{"jsonrpc":"2.0","id":';
+const RAW_RESULT = ',"result":';
+
+/**
+ * The result's JSON text of an answer written as `{"jsonrpc":"2.0","id":<id>,"result":<value>}`
+ * (trailing whitespace allowed), found without building the expected head; undefined when the
+ * answer is written otherwise (it is then parsed).
+ */
+function rawResult(text: string, id: number): string | undefined {
+  if (!text.startsWith(RAW_HEAD)) return undefined;
+  const idText = String(id);
+  const at = RAW_HEAD.length + idText.length;
+  if (!text.startsWith(idText, RAW_HEAD.length) || !text.startsWith(RAW_RESULT, at)) return undefined;
+  let end = text.length;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  if (text.charCodeAt(end - 1) !== 125 /* } */) return undefined;
+  return text.slice(at + RAW_RESULT.length, end - 1);
+}
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
 function retryAfterMs(value: string | undefined): number | undefined {

@@ -34,7 +34,27 @@ export function createUpstreamSend(
   pendingTag: 'pre_confirmed' | 'pending' | undefined,
 ): Send {
   let nextId = 1;
-  return async (m, call, signal) => {
+  /** A method with its own timeout: the call raced against it. */
+  const timed = async (
+    m: Parameters<Send>[0],
+    method: string,
+    params: unknown,
+    raw: boolean,
+    signal: AbortSignal | undefined,
+    limitMs: number,
+  ) => {
+    const limit = AbortSignal.timeout(limitMs);
+    const callSignal = signal === undefined ? limit : AbortSignal.any([signal, limit]);
+    try {
+      return await m.upstream.call({ jsonrpc: '2.0', id: nextId++, method, params }, raw, callSignal);
+    } catch (caught) {
+      if (!signal?.aborted && limit.aborted)
+        throw new UpstreamTransportError('timeout', `upstream did not answer ${method} within ${limitMs} ms`, true);
+      throw caught;
+    }
+  };
+  // not async: the common case hands the upstream's promise on, with no frame of its own
+  return (m, call, signal) => {
     const { method } = call;
     const sent =
       m.pendingTag !== undefined && pendingTag !== undefined && m.pendingTag !== pendingTag
@@ -44,14 +64,6 @@ export function createUpstreamSend(
     const limitMs = policy.methodTimeoutsMs[method];
     if (limitMs === undefined)
       return m.upstream.call({ jsonrpc: '2.0', id: nextId++, method, params: sent }, call.raw, signal);
-    const limit = AbortSignal.timeout(limitMs);
-    const callSignal = signal === undefined ? limit : AbortSignal.any([signal, limit]);
-    try {
-      return await m.upstream.call({ jsonrpc: '2.0', id: nextId++, method, params: sent }, call.raw, callSignal);
-    } catch (caught) {
-      if (!signal?.aborted && limit.aborted)
-        throw new UpstreamTransportError('timeout', `upstream did not answer ${method} within ${limitMs} ms`, true);
-      throw caught;
-    }
+    return timed(m, method, sent, call.raw, signal, limitMs);
   };
 }
