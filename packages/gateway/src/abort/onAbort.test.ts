@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { offAbort } from './offAbort.js';
 import { onAbort } from './onAbort.js';
 
 describe('onAbort', () => {
@@ -35,5 +36,18 @@ describe('onAbort', () => {
     const cancel = onAbort(AbortSignal.abort(), () => ran++);
     cancel();
     expect(ran).toBe(0);
+  });
+
+  it('takes an object with handleEvent, cancelled by offAbort with the same object', () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const a = { handleEvent: () => ran.push('a') };
+    const b = { handleEvent: () => ran.push('b') };
+    onAbort(controller.signal, a);
+    onAbort(controller.signal, b);
+    offAbort(controller.signal, a);
+    offAbort(new AbortController().signal, b); // another signal's: nothing
+    controller.abort();
+    expect(ran).toEqual(['b']);
   });
 });

@@ -1,5 +1,4 @@
-/** The callbacks waiting on one signal, behind the single listener registered on it. */
-const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+import { type AbortCallback, waiting } from './abortWaiting.js';
 
 const NOOP = (): void => {};
 
@@ -9,24 +8,29 @@ const NOOP = (): void => {};
  * the signal gets ONE `abort` listener the first time, and each wait is a `Set` add and
  * delete, not an `EventTarget` listener added and removed per request (which costs several
  * microseconds in Node 20 and grows the listener list while requests are in flight).
- * An already aborted signal runs nothing (check `signal.aborted` first).
+ * An already aborted signal runs nothing (check `signal.aborted` first). `callback` may be an
+ * object with `handleEvent` (no closure per wait), cancelled with `offAbort` (no closure returned
+ * to keep either).
  *
  * @example
  * const cancel = onAbort(clientSignal, () => upstreamRequest.abort());
  * try { await upstreamRequest.done; } finally { cancel(); }
  */
-export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+export function onAbort(signal: AbortSignal, callback: AbortCallback): () => void {
   if (signal.aborted) return NOOP;
   let callbacks = waiting.get(signal);
   if (callbacks === undefined) {
-    const set = new Set<() => void>();
+    const set = new Set<AbortCallback>();
     callbacks = set;
     waiting.set(signal, set);
     signal.addEventListener(
       'abort',
       () => {
         waiting.delete(signal);
-        for (const run of set) run();
+        for (const run of set) {
+          if (typeof run === 'function') run();
+          else run.handleEvent();
+        }
         set.clear();
       },
       { once: true },

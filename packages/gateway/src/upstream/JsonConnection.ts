@@ -15,7 +15,7 @@ export const Phase = {
 } as const;
 export type Phase = (typeof Phase)[keyof typeof Phase];
 
-/** One request: its text, and the promise's ends (it is its own abort listener: no closure per request). */
+/** One request: its text, and the promise's ends (it is its own `onAbort` callback: no closure per request). */
 export class Request {
   conn: Connection | undefined;
   constructor(

@@ -1,6 +1,8 @@
 import { connect as connectTcp, type NetConnectOpts, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { isIP } from 'node:net';
+import { offAbort } from '../abort/offAbort.js';
+import { onAbort } from '../abort/onAbort.js';
 import type { JsonPoster, JsonPosterOptions } from './JsonPoster.js';
 import { JsonPostError } from './JsonPostError.js';
 import { type Connection, Phase, type Pool, Request } from './JsonConnection.js';
@@ -9,7 +11,6 @@ import { type AnswerHooks, stepAnswer } from './stepAnswer.js';
 
 /** What one read of a plain connection may bring (its buffer is reused for every read). */
 const READ_BYTES = 16 * 1024;
-const ONCE = { once: true } as const;
 
 /**
  * nodegate's own {@link JsonPoster}: kept-alive HTTP/1.1 connections (`http:` or `https:`) to
@@ -213,7 +214,7 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
   const complete = (conn: Connection, text: string) => {
     const request = conn.request!;
     const head = conn.head!;
-    request.signal?.removeEventListener('abort', request);
+    if (request.signal !== undefined) offAbort(request.signal, request);
     conn.request = undefined;
     conn.head = undefined;
     conn.phase = Phase.Idle;
@@ -240,7 +241,7 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
     conn.request = undefined;
     conn.socket.destroy();
     if (request === undefined) return;
-    request.signal?.removeEventListener('abort', request);
+    if (request.signal !== undefined) offAbort(request.signal, request);
     request.reject(err);
   };
 
@@ -258,14 +259,14 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
           signal,
           pool,
         );
-        signal?.addEventListener('abort', request, ONCE);
+        if (signal !== undefined) onAbort(signal, request);
         start(request);
       });
     },
     close() {
       closed = true;
       for (const request of waiting.splice(0)) {
-        request.signal?.removeEventListener('abort', request);
+        if (request.signal !== undefined) offAbort(request.signal, request);
         request.reject(new JsonPostError('NG_CLOSED', 'the upstream client is closed'));
       }
       for (const conn of idle.splice(0)) conn.socket.destroy();

@@ -4,7 +4,7 @@ import type { Logger } from '../../../log/createLogger.js';
 import { classifyUpstreamError } from '../../../upstream/classifyUpstreamError.js';
 import type { NetworkHeads } from '../../heads/createHeads.js';
 import type { Member } from '../../members/createMember.js';
-import type { NetworkCall, Route, SendLayer } from '../../types.js';
+import type { NetworkCall, Route, RouteOutcome, SendLayer } from '../../types.js';
 import { blockUnavailable } from './blockUnavailable.js';
 import { type BlockWindow, configuredWindow } from './BlockWindow.js';
 import { measureBlockWindow } from './measureBlockWindow.js';
@@ -87,28 +87,32 @@ export function createBlockAvailability(
     const verdict = classifyUpstreamError(err, { requested: call.requested, bestHead: heads.best() });
     return verdict.kind === 'missing' ? blockUnavailable(settings.name, block, primaries) : err;
   }
+  /** A state read at `block`: refused when no primary holds it, else routed and its failure explained. */
+  async function routeAt(route: Route, call: NetworkCall, block: number): Promise<RouteOutcome> {
+    const onChain = primaries.filter((m) => !m.wrongChain);
+    if (onChain.length > 0 && !onChain.some((m) => holdsBlock(m, block))) {
+      return {
+        ok: false,
+        error: blockUnavailable(settings.name, block, primaries),
+        partnersMayTry: false,
+        firstFailed: undefined,
+        preferred: undefined,
+      };
+    }
+    const outcome = await route(call);
+    if (outcome.ok) return outcome;
+    const error = explain(call, outcome.error);
+    return error === outcome.error ? outcome : { ...outcome, error };
+  }
   return {
     holds(m, call) {
       const block = stateBlockOf(call);
       return block === undefined || holdsBlock(m, block);
     },
-    route: (route) => async (call) => {
+    // not async: a call that names no state block (most) is the route's own promise
+    route: (route) => (call) => {
       const block = stateBlockOf(call);
-      if (block === undefined) return route(call);
-      const onChain = primaries.filter((m) => !m.wrongChain);
-      if (onChain.length > 0 && !onChain.some((m) => holdsBlock(m, block))) {
-        return {
-          ok: false,
-          error: blockUnavailable(settings.name, block, primaries),
-          partnersMayTry: false,
-          firstFailed: undefined,
-          preferred: undefined,
-        };
-      }
-      const outcome = await route(call);
-      if (outcome.ok) return outcome;
-      const error = explain(call, outcome.error);
-      return error === outcome.error ? outcome : { ...outcome, error };
+      return block === undefined ? route(call) : routeAt(route, call, block);
     },
     explain,
     send: (next) => (m, call, signal) => {
