@@ -54,6 +54,7 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
   let sweeper: NodeJS.Timeout | undefined;
   let closing: (() => void) | undefined;
   let closed = false;
+  let closedAll: Promise<void> | undefined;
   const sweepMs = Math.min(1_000, Math.max(10, Math.round(Math.min(timeoutMs, connectTimeoutMs) / 10)));
 
   const pool: Pool = {
@@ -175,6 +176,7 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
   };
 
   const send = (conn: Connection, request: Request) => {
+    conn.socket.ref();
     request.conn = conn;
     conn.request = request;
     conn.phase = Phase.Head;
@@ -218,8 +220,10 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
     conn.request = undefined;
     conn.head = undefined;
     conn.phase = Phase.Idle;
-    conn.parts = [];
-    conn.partsBytes = 0;
+    if (conn.partsBytes > 0) {
+      conn.parts = [];
+      conn.partsBytes = 0;
+    }
     request.resolve(
       head.retryAfter === undefined
         ? { status: head.status, text }
@@ -232,6 +236,8 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
     const next = waiting.shift();
     if (next !== undefined) return send(conn, next);
     conn.deadline = performance.now() + conn.keepAliveMs;
+    // an idle connection does not hold the process open (as undici's do not)
+    conn.socket.unref();
     idle.push(conn);
   };
 
@@ -264,16 +270,20 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
       });
     },
     close() {
+      if (closedAll !== undefined) return closedAll;
       closed = true;
       for (const request of waiting.splice(0)) {
         if (request.signal !== undefined) offAbort(request.signal, request);
         request.reject(new JsonPostError('NG_CLOSED', 'the upstream client is closed'));
       }
       for (const conn of idle.splice(0)) conn.socket.destroy();
-      if (all.size === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        closing = resolve;
-      });
+      closedAll =
+        all.size === 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              closing = resolve;
+            });
+      return closedAll;
     },
   };
 }

@@ -21,8 +21,13 @@ export function createUndiciPoster(url: URL, headers: readonly string[], options
     connectTimeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 5_000),
     ...(options.ca === undefined ? {} : { connect: { ca: options.ca } }),
   });
+  let closed: Promise<void> | undefined;
   return {
     post: (body, signal) => postJson(pool, path, headers, body, signal),
-    close: () => pool.close(),
+    // once: undici refuses a second close
+    close: () => {
+      closed ??= pool.close();
+      return closed;
+    },
   };
 }

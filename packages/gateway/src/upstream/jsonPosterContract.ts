@@ -271,6 +271,18 @@ export function jsonPosterContract(
       }
     });
 
+    it('close lets the posts in flight finish, refuses later ones, and may be called again', async () => {
+      server.script((_req, socket) => setTimeout(() => answer(socket, 200, '"late"'), 50));
+      const p = open();
+      const inFlight = p.post(BODY);
+      await sleep(10);
+      const closing = p.close();
+      expect((await inFlight).text).toBe('"late"');
+      await closing;
+      await p.close();
+      await expect(p.post(BODY)).rejects.toThrow();
+    });
+
     it('closes a connection the upstream keeps for less time than it would (Keep-Alive: timeout=)', async () => {
       server.script((_req, socket) => answer(socket, 200, '"hint"', 'keep-alive: timeout=2\r\n'));
       const p = open();
