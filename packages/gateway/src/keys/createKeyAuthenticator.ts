@@ -13,6 +13,11 @@ export interface KeyAuthenticator {
    * while the database is away.
    */
   authenticate(key: string): Promise<TenantKey | undefined>;
+  /**
+   * What `authenticate` would give at once, when the key was decided lately (a cached hit or
+   * miss still fresh): `{ tenant }`; undefined when it would have to ask the store.
+   */
+  peek(key: string): { readonly tenant: TenantKey | undefined } | undefined;
   /** Drops a key from the cache (after a change here, or a change notice from another instance). */
   forget(key: string): void;
   /**
@@ -64,6 +69,11 @@ export function createKeyAuthenticator(
     for (const listener of listeners) listener(key);
   };
   return {
+    peek(key) {
+      // only well-formed keys are ever cached
+      const hit = cache.get(key);
+      return hit !== undefined && hit.expires > now() ? hit : undefined;
+    },
     async authenticate(key) {
       if (!KEY_FORMAT.test(key)) return undefined;
       const hit = cache.get(key);

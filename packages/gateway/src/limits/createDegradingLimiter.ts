@@ -3,6 +3,7 @@ import type { Logger } from '../log/createLogger.js';
 import { isRedisOutage } from '../redis/isRedisOutage.js';
 import type { RedisLimiter } from './createRedisLimiter.js';
 import type { KeyLimits, LimitDecision, Limiter } from './Limiter.js';
+import { ADMITTED_AT_ONCE } from './admittedAtOnce.js';
 
 const DAY_MS = 86_400_000;
 /** Keys remembered for the degraded path (last known use, credits to hand back); beyond it the oldest go. */
@@ -160,16 +161,21 @@ export function createDegradingLimiter(options: DegradingLimiterOptions): Degrad
 
     degraded: () => !health.up(),
 
-    async charge(key, credits, limits, now) {
+    charge(key, credits, limits, now) {
       const t = Math.floor(now ?? clock());
-      if (health.up()) {
-        try {
-          return await primary.charge(key, credits, limits, t);
-        } catch (err) {
-          if (!degrade(err)) throw err;
-        }
+      if (!health.up()) return chargeLocally(key, credits, limits, t);
+      let deciding: Promise<LimitDecision>;
+      try {
+        deciding = primary.charge(key, credits, limits, t);
+      } catch (err) {
+        deciding = Promise.reject(err);
       }
-      return chargeLocally(key, credits, limits, t);
+      // admitted at once (a lease): handed on as it is, no frame of this wrapper
+      if (deciding === ADMITTED_AT_ONCE) return deciding;
+      return deciding.catch((err: unknown) => {
+        if (!degrade(err)) throw err;
+        return chargeLocally(key, credits, limits, t);
+      });
     },
 
     async record(key, credits, now) {

@@ -2,6 +2,7 @@ import { checkCharge } from './checkCharge.js';
 import { dailyRefusal } from './dailyRefusal.js';
 import type { KeyLimits, LimitDecision, Limiter } from './Limiter.js';
 import { rateRefusal } from './rateRefusal.js';
+import { ADMITTED_AT_ONCE } from './admittedAtOnce.js';
 
 const DAY_MS = 86_400_000;
 
@@ -19,8 +20,6 @@ interface Counters {
   used: number;
 }
 
-const ADMITTED: LimitDecision = Object.freeze({ ok: true });
-const ADMITTED_PROMISE: Promise<LimitDecision> = Promise.resolve(ADMITTED);
 const DONE: Promise<void> = Promise.resolve();
 
 /**
@@ -93,7 +92,7 @@ export function createMemoryLimiter(options: { now?: () => number } = {}): Limit
       }
       c.cur += credits;
       c.used += credits;
-      return ADMITTED_PROMISE;
+      return ADMITTED_AT_ONCE;
     },
 
     record(key: string, credits: number, now?: number): Promise<void> {

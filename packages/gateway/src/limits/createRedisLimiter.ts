@@ -3,6 +3,7 @@ import { checkCharge } from './checkCharge.js';
 import { dailyRefusal } from './dailyRefusal.js';
 import type { KeyLimits, LimitDecision, Limiter } from './Limiter.js';
 import { rateRefusal } from './rateRefusal.js';
+import { ADMITTED_AT_ONCE } from './admittedAtOnce.js';
 
 const DAY_MS = 86_400_000;
 
@@ -123,7 +124,6 @@ function giveBack(lease: KeyLease, bucket: number, day: number, credits: number)
 }
 
 const ADMITTED: LimitDecision = Object.freeze({ ok: true });
-const ADMITTED_PROMISE: Promise<LimitDecision> = Promise.resolve(ADMITTED);
 
 /** A leased credit is never spent outside the 1-second bucket it was counted in. */
 interface KeyLease {
@@ -329,7 +329,7 @@ export function createRedisLimiter(
       lease.demandCur += credits;
       if (lease.left >= credits && lease.bucket === bucket && lease.day === Math.floor(t / DAY_MS)) {
         lease.left -= credits;
-        return ADMITTED_PROMISE;
+        return ADMITTED_AT_ONCE;
       }
       let extra = 0;
       if (!lease.leasing) {

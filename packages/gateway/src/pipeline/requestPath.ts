@@ -206,7 +206,9 @@ export function createRequestPath(deps: RequestPathDeps) {
     let headers = NO_HEADERS;
     let charged = false;
     try {
-      if (credits > 0) await chargeCredits(ctx, limiter, guard, credits);
+      // admitted at once (the common case): nothing awaited
+      const charging = chargeCredits(ctx, limiter, guard, credits);
+      if (charging !== undefined) await charging;
       charged = true;
       call.credits = credits;
       if (billable) {
@@ -341,7 +343,12 @@ export function createRequestPath(deps: RequestPathDeps) {
     /** authenticate → restrictions (caller) → limits (a key already held over them). Throws the refusal to write. */
     async admit(ctx: RequestContext): Promise<void> {
       // stage "authenticate" (its lookup awaited here: no promise of its own per request)
-      const verifying = admitKey(ctx, await keys.authenticate(ctx.credentials.key));
+      // a key decided lately is read from the authenticator's cache without a promise
+      const known = keys.peek(ctx.credentials.key);
+      const verifying = admitKey(
+        ctx,
+        known !== undefined ? known.tenant : await keys.authenticate(ctx.credentials.key),
+      );
       if (verifying !== undefined) await verifying;
       let refusal: unknown;
       try {

@@ -180,11 +180,18 @@ export function keyStoreContract(
       try {
         const auth = createKeyAuthenticator(db.keys, defaultPlanTable());
         const { record } = await createApiKey(db.keys);
+        // nothing decided yet: peek has no answer; once authenticated, it gives the same at once
+        expect(auth.peek(record.key)).toBeUndefined();
         expect((await auth.authenticate(record.key))?.record.key).toBe(record.key);
+        expect(auth.peek(record.key)?.tenant?.record.key).toBe(record.key);
         await db.keys.revoke(record.key);
         auth.forget(record.key);
+        expect(auth.peek(record.key)).toBeUndefined();
         expect(await auth.authenticate(record.key)).toBeUndefined();
+        // a revoked key's miss is cached too: peek says so without the store
+        expect(auth.peek(record.key)).toEqual({ tenant: undefined, expires: expect.any(Number) });
         expect(await auth.authenticate('not a key')).toBeUndefined();
+        expect(auth.peek('not a key')).toBeUndefined();
       } finally {
         await db.close();
       }
