@@ -52,7 +52,9 @@ export async function serveJsonRpc(
       signal,
       log: deps.log,
     });
-    await deps.path.admit(ctx);
+    // admitted at once (a key decided lately): nothing awaited
+    const admitting = deps.path.admit(ctx);
+    if (admitting !== undefined) await admitting;
   } catch (err) {
     return refuse(res, err, undefined, deps.limits.maxBodyBytes);
   }

@@ -329,6 +329,44 @@ export function createRequestPath(deps: RequestPathDeps) {
     }
     return { status, body: text, headers };
   };
+  /** `admit` for a key the authenticator has to look up (or a JWT to verify). */
+  const admitLater = async (ctx: RequestContext): Promise<void> => {
+    const verifying = admitKey(ctx, await keys.authenticate(ctx.credentials.key));
+    if (verifying !== undefined) await verifying;
+    const rest = admitCaller(ctx);
+    if (rest !== undefined) await rest;
+  };
+
+  /** Restrictions (caller) → limits (a key held over them) for an authenticated request; undefined when admitted. */
+  const admitCaller = (ctx: RequestContext): Promise<void> | undefined => {
+    let refusal: unknown;
+    try {
+      restrictCaller(ctx);
+    } catch (err) {
+      refusal = err;
+    }
+    const held = refusal === undefined ? guard.held(ctx) : undefined;
+    if (held) return refuseHeld(ctx, held.refusal, held.waitMs);
+    if (refusal !== undefined) refuseAdmission(ctx, refusal);
+    return undefined;
+  };
+
+  /**
+   * A key that keeps sending while it is told to back off gets its answer after a pause (its
+   * backoff, at most HELD_PAUSE_MS): a client ignoring Retry-After cannot make the gateway spin
+   * for it at the other keys' expense.
+   */
+  const refuseHeld = async (ctx: RequestContext, refusal: unknown, waitMs: number): Promise<void> => {
+    await pause(Math.min(waitMs, HELD_PAUSE_MS), ctx.signal);
+    refuseAdmission(ctx, refusal);
+  };
+
+  /** The key is known: its usage shows what was refused and why (the body was not read). */
+  const refuseAdmission = (ctx: RequestContext, refusal: unknown): never => {
+    recordCall(ctx, usage, '(refused)', wireError(refusal).status, refusal, 0, undefined, 0, 0, undefined);
+    throw refusal;
+  };
+
   const callContextOf = (network: Network, transport: RequestContext['transport']): CallContext => {
     let pair = callContexts.get(network);
     if (!pair) {
@@ -340,35 +378,17 @@ export function createRequestPath(deps: RequestPathDeps) {
   };
 
   return {
-    /** authenticate → restrictions (caller) → limits (a key already held over them). Throws the refusal to write. */
-    async admit(ctx: RequestContext): Promise<void> {
-      // stage "authenticate" (its lookup awaited here: no promise of its own per request)
-      // a key decided lately is read from the authenticator's cache without a promise
+    /**
+     * authenticate → restrictions (caller) → limits (a key already held over them). Throws (or
+     * rejects with) the refusal to write; undefined when admitted at once (a key the
+     * authenticator decided lately: no promise at all).
+     */
+    admit(ctx: RequestContext): Promise<void> | undefined {
+      // stage "authenticate": a key decided lately comes from the authenticator's cache at once
       const known = keys.peek(ctx.credentials.key);
-      const verifying = admitKey(
-        ctx,
-        known !== undefined ? known.tenant : await keys.authenticate(ctx.credentials.key),
-      );
-      if (verifying !== undefined) await verifying;
-      let refusal: unknown;
-      try {
-        restrictCaller(ctx);
-      } catch (err) {
-        refusal = err;
-      }
-      const held = refusal === undefined ? guard.held(ctx) : undefined;
-      if (held) {
-        refusal = held.refusal;
-        // a key that keeps sending while it is told to back off gets its answer after a pause
-        // (its backoff, at most HELD_PAUSE_MS): a client ignoring Retry-After cannot make the
-        // gateway spin for it at the other keys' expense
-        await pause(Math.min(held.waitMs, HELD_PAUSE_MS), ctx.signal);
-      }
-      if (refusal !== undefined) {
-        // the key is known: its usage shows what was refused and why (the body was not read)
-        recordCall(ctx, usage, '(refused)', wireError(refusal).status, refusal, 0, undefined, 0, 0, undefined);
-        throw refusal;
-      }
+      if (known === undefined) return admitLater(ctx);
+      const verifying = admitKey(ctx, known.tenant);
+      return verifying === undefined ? admitCaller(ctx) : verifying.then(() => admitCaller(ctx));
     },
 
     /**
