@@ -12,6 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NAMED = {
   // the response cache's bound over 10 minutes of random keys, memory and Redis stores
   'cache-soak': { file: 'bench/support/cacheSoak.ts', flags: ['--expose-gc'] },
+  // the upstream HTTP clients alone, with the gateway's young generation
+  client: { file: 'bench/client.ts', flags: ['--max-semi-space-size=8'] },
 };
 const [name, ...args] = process.argv.slice(2);
 const available = [
