@@ -58,11 +58,9 @@ export function stepAnswer(conn: Connection, buf: Buffer, at: number, end: numbe
       return found;
     }
     case Phase.Length: {
-      const take = Math.min(conn.left, end - at);
-      keep(conn, buf, at, at + take);
-      conn.left -= take;
+      const next = consume(conn, buf, at, end);
       if (conn.left === 0) hooks.finish(conn);
-      return at + take;
+      return next;
     }
     case Phase.ChunkSize: {
       const found = lineEnd(conn, buf, at, end, CRLF);
@@ -77,14 +75,12 @@ export function stepAnswer(conn: Connection, buf: Buffer, at: number, end: numbe
       return found;
     }
     case Phase.ChunkData: {
-      const take = Math.min(conn.left, end - at);
-      keep(conn, buf, at, at + take);
-      conn.left -= take;
+      const next = consume(conn, buf, at, end);
       if (conn.left === 0) {
         conn.phase = Phase.ChunkEnd;
         conn.left = 2;
       }
-      return at + take;
+      return next;
     }
     case Phase.ChunkEnd: {
       const take = Math.min(conn.left, end - at);
@@ -140,6 +136,14 @@ function lineEnd(conn: Connection, buf: Buffer, at: number, end: number, marker:
   conn.partial = text.slice(0, i);
   if (i > MAX_HEAD_BYTES) throw headTooLong();
   return at + (i + marker.length - before);
+}
+
+/** Up to `conn.left` body bytes of `buf[at, end)` kept; returns where the rest starts. */
+function consume(conn: Connection, buf: Buffer, at: number, end: number): number {
+  const take = Math.min(conn.left, end - at);
+  keep(conn, buf, at, at + take);
+  conn.left -= take;
+  return at + take;
 }
 
 /** Body bytes out of a buffer that will be read into again: copied. */
