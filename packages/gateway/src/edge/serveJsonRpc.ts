@@ -55,6 +55,9 @@ export async function serveJsonRpc(
     // admitted at once (a key decided lately): nothing awaited
     const admitting = deps.path.admit(ctx);
     if (admitting !== undefined) await admitting;
+    // the parser pushes the body of the head's packet once this event returns: one microtask
+    // lets it, so the body is read from the stream's buffer (no listeners, timer or promise)
+    else if (!req.complete) await undefined;
   } catch (err) {
     return refuse(res, err, undefined, deps.limits.maxBodyBytes);
   }
