@@ -1,4 +1,4 @@
-// npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags="V8 flags"]
+// npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags="V8 flags"] [--multiplex]
 // Where the gateway's memory churn per request comes from: nodegate on the embedded defaults (the
 // response cache off, each call forwarded as in `bench -- eth` (c)) over anvil, eth_blockNumber
 // at a fixed rate (default 2,000/s for 5 s after a 2 s warm-up). V8's sampling heap profiler,
@@ -6,7 +6,8 @@
 // gives the bytes allocated per request and the top allocation sites (function, file:line);
 // before it, as many seconds without the profiler (which slows both) give the latency and, from
 // `--trace-gc`, the collections and their pauses. The gateway starts with `npm start`'s V8 flags
-// unless --flags says otherwise.
+// unless --flags says otherwise; --multiplex keeps the network's multiplexing on (the default of a
+// real config: identical reads in flight share one call), off by default as in `bench -- eth`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     top: { type: 'string', default: '25' },
     flags: { type: 'string', default: '--max-semi-space-size=8' },
+    multiplex: { type: 'boolean', default: false },
   },
 });
 const rate = Number(values.rate);
@@ -74,7 +76,7 @@ async function startGateway(dir: string, anvilHttp: string) {
           family: 'eth',
           pathPrefix: '/bench',
           upstreams: [{ name: 'upstream', http: anvilHttp }],
-          policy: { multiplex: false },
+          policy: { multiplex: values.multiplex },
         },
       ],
     }),
@@ -150,7 +152,7 @@ try {
   };
   walk(profile.head);
   console.log(
-    `nodegate (c) allocation: eth_blockNumber at ${rate}/s, ${seconds} s plain then ${seconds} s profiled (plain: ${load.errors} errors, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms), node ${process.version}, load average ${await loadAverage()}`,
+    `nodegate (c${values.multiplex ? ', multiplexing on' : ''}) allocation: eth_blockNumber at ${rate}/s, ${seconds} s plain then ${seconds} s profiled (plain: ${load.errors} errors, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms), node ${process.version}, load average ${await loadAverage()}`,
   );
   console.log(`allocated per request (sampled every 1 KiB): ${(total / requests / 1024).toFixed(1)} KB\n`);
   console.log('bytes/req  site (function, file:line of the built JavaScript)');

@@ -1,7 +1,12 @@
 import { canonicalParams } from '../../../cache/canonicalParams.js';
+import { offAbort } from '../../../abort/offAbort.js';
+import { onAbort } from '../../../abort/onAbort.js';
 import { ClientGoneError } from '../../../errors/ClientGoneError.js';
 import { RawJson } from '../../../jsonrpc/RawJson.js';
 import type { CallLayer, Forwarded, NetworkCall } from '../../types.js';
+
+/** Unaborted controllers kept for later shared calls. */
+const MAX_SPARE = 256;
 
 /** Counted by the multiplex layer (read by `Network.counters()`). */
 export interface MultiplexCounts {
@@ -64,6 +69,15 @@ function ownCopy(result: unknown): unknown {
  */
 export function createMultiplexer(enabled: boolean, counts: MultiplexCounts): CallLayer {
   const inflight = new Map<string, Shared>();
+  /**
+   * Controllers of shared calls that ended without being aborted, for the next ones (making an
+   * AbortController costs a few microseconds and an EventTarget per call): whatever listened to
+   * its signal for a call has stopped once that call ended (`offAbort`).
+   */
+  const spare: AbortController[] = [];
+  const reuse = (controller: AbortController) => {
+    if (!controller.signal.aborted && spare.length < MAX_SPARE) spare.push(controller);
+  };
   /** One caller fewer: the last one leaving aborts the call (and new callers start a new one). */
   const left = (shared: Shared) => {
     shared.waiting -= 1;
@@ -83,7 +97,7 @@ export function createMultiplexer(enabled: boolean, counts: MultiplexCounts): Ca
       const first = call.options;
       const shared: Shared = {
         key,
-        controller: new AbortController(),
+        controller: spare.pop() ?? new AbortController(),
         options: { deadline: first?.deadline, partners: first?.partners, requestId: first?.requestId },
         waiting: 1,
         joiners: undefined,
@@ -94,19 +108,20 @@ export function createMultiplexer(enabled: boolean, counts: MultiplexCounts): Ca
         reject(new ClientGoneError());
         left(shared);
       };
-      signal?.addEventListener('abort', leave, { once: true });
+      if (signal !== undefined) onAbort(signal, leave);
       call.signal = shared.controller.signal;
       call.options = shared.options;
       inflight.set(key, shared);
       next(call).then(
         (f) => {
           if (inflight.get(key) === shared) inflight.delete(key);
-          signal?.removeEventListener('abort', leave);
+          if (signal !== undefined) offAbort(signal, leave);
+          reuse(shared.controller);
           if (here) resolve(f);
           const joiners = shared.joiners;
           if (joiners === undefined) return;
           for (const j of joiners) {
-            j.signal?.removeEventListener('abort', j.leave);
+            if (j.signal !== undefined) offAbort(j.signal, j.leave);
             counts.multiplexed += 1;
             j.resolve({ ...f, result: here ? ownCopy(f.result) : f.result, multiplexed: true });
             here = true;
@@ -114,12 +129,13 @@ export function createMultiplexer(enabled: boolean, counts: MultiplexCounts): Ca
         },
         (err: unknown) => {
           if (inflight.get(key) === shared) inflight.delete(key);
-          signal?.removeEventListener('abort', leave);
+          if (signal !== undefined) offAbort(signal, leave);
+          reuse(shared.controller);
           reject(err);
           const joiners = shared.joiners;
           if (joiners === undefined) return;
           for (const j of joiners) {
-            j.signal?.removeEventListener('abort', j.leave);
+            if (j.signal !== undefined) offAbort(j.signal, j.leave);
             counts.multiplexed += 1;
             j.reject(err);
           }
@@ -151,7 +167,7 @@ export function createMultiplexer(enabled: boolean, counts: MultiplexCounts): Ca
       if (shared.joiners === undefined) shared.joiners = [joiner];
       else shared.joiners.push(joiner);
       shared.waiting += 1;
-      signal?.addEventListener('abort', joiner.leave, { once: true });
+      if (signal !== undefined) onAbort(signal, joiner.leave);
     });
 
   return (next) => (call) => {
