@@ -171,7 +171,7 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
         return;
       }
       conn = dial();
-    } else conn.deadline = performance.now() + timeoutMs;
+    }
     send(conn, request);
   };
 
@@ -191,8 +191,6 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
       conn.socket.destroy();
       return;
     }
-    // the answer gave no sign of life for `timeoutMs`: counted from its last bytes
-    conn.deadline = performance.now() + timeoutMs;
     const request = conn.request;
     try {
       while (at < end && conn.request === request) at = stepAnswer(conn, buf, at, end, hooks);
@@ -200,6 +198,9 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
       fail(conn, err);
       return;
     }
+    // the head is due within `timeoutMs` of the request however it trickles in; in the body,
+    // no pause longer than `timeoutMs` (counted from its last bytes)
+    if (conn.request === request && conn.phase !== Phase.Head) conn.deadline = performance.now() + timeoutMs;
     // bytes after a whole answer: the upstream does not speak one answer per request
     if (at < end) conn.socket.destroy();
   };

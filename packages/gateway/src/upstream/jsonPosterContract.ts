@@ -210,6 +210,17 @@ export function jsonPosterContract(
       expect(took).toBeGreaterThanOrEqual(290);
       expect(took).toBeLessThan(1_500);
       expect(((await p.post('"pause"').catch((e: unknown) => e)) as { code?: string }).code).toMatch(/TIMEOUT/);
+      // a head that trickles in, a byte at a time within the timeout, is still due within it
+      server.script(async (_req, socket) => {
+        socket.write('HTTP/1.1 200 OK\r\n');
+        for (let i = 0; i < 30 && !socket.destroyed; i++) {
+          await sleep(100);
+          if (!socket.destroyed) socket.write('x');
+        }
+      });
+      const trickle = performance.now();
+      expect(((await p.post('"trickle"').catch((e: unknown) => e)) as { code?: string }).code).toMatch(/TIMEOUT/);
+      expect(performance.now() - trickle).toBeLessThan(1_500);
     });
 
     it('a refused connection fails with its system code; a garbage answer fails and the next post still works', async () => {
