@@ -29,6 +29,7 @@ import {
   type Plan,
 } from '../plans/Plan.js';
 import { parseGatewaySettings } from '../ipfsGateway/config/parseGatewaySettings.js';
+import { headerFieldProblem } from '../upstream/headerFieldProblem.js';
 
 const FAMILIES: readonly NetworkFamily[] = ['eth', 'starknet'];
 const EMBEDDED: readonly EmbeddedBackend[] = ['anvil', 'starknet-devchain', 'ipfs-node'];
@@ -458,10 +459,9 @@ function parseUpstream(raw: unknown, at: string): UpstreamSettings {
     for (const [k, v] of Object.entries(obj(u.headers, `${at}.headers`))) {
       headers[k] = str(v, `${at}.headers.${k}`);
       // what an HTTP/1.1 head may carry: a token for a name, visible ASCII for a value
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k))
-        throw new ConfigError(`${at}.headers`, `${JSON.stringify(k)} is not a header name`);
-      if (/[^\t\x20-\x7e]/.test(headers[k]))
-        throw new ConfigError(`${at}.headers.${k}`, 'must be visible ASCII (no line breaks)');
+      const problem = headerFieldProblem(k, headers[k]);
+      if (problem !== undefined)
+        throw new ConfigError(problem.startsWith('must') ? `${at}.headers.${k}` : `${at}.headers`, problem);
     }
   }
   const timeoutMs = int(u.timeoutMs ?? 10_000, `${at}.timeoutMs`, 100, 600_000);

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { offAbort } from '../abort/offAbort.js';
 import { onAbort } from '../abort/onAbort.js';
 import type { JsonPoster, JsonPosterOptions } from './JsonPoster.js';
+import { headerFieldProblem } from './headerFieldProblem.js';
 import { JsonPostError } from './JsonPostError.js';
 import { type Connection, Phase, type Pool, Request } from './JsonConnection.js';
 import type { PostedJson } from './postJson.js';
@@ -42,8 +43,8 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!;
     const value = headers[i + 1]!;
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[^\t\x20-\x7e]/.test(value))
-      throw new Error(`upstream header ${JSON.stringify(name)}: only visible ASCII may be sent`);
+    const problem = headerFieldProblem(name, value);
+    if (problem !== undefined) throw new Error(`upstream header ${JSON.stringify(name)}: ${problem}`);
     fields += `${name}: ${value}\r\n`;
   }
   const requestHead = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n${fields}content-length: `;
