@@ -6,7 +6,7 @@
 // with a limited key, in interleaved rounds (median), with each server's CPU time per request and
 // what it costs over (b); then the latency nodegate adds at a fixed 2,000 req/s, with the
 // gateway's event-loop delay meanwhile (perf_hooks.monitorEventLoopDelay through /metrics), and
-// what the Redis deployment adds to it; at the end, each server's RSS. (f) is (d) run as
+// what the Redis deployment adds to it; at the end, each server's RSS, now and at its peak. (f) is (d) run as
 // `nodegate start --workers 2` (a primary and two worker processes on one port): its CPU is the
 // whole process tree's, its event-loop delay the worst worker's, its RSS every process's together.
 // The gateways run without in-flight multiplexing (`policy.multiplex: false`): the benchmark sends
@@ -75,12 +75,18 @@ async function cpuMs(pid: number | undefined): Promise<number | undefined> {
   return total;
 }
 
-/** Resident memory of a process and its children (a cluster's workers), MB, and each one's. */
-async function treeRssMb(pid: number | undefined): Promise<{ total: number; each: number[] } | undefined> {
+/**
+ * Resident memory of a process and its children (a cluster's workers), MB, and each one's; with
+ * `peak`, each process's highest since its start (VmHWM), added up.
+ */
+async function treeRssMb(
+  pid: number | undefined,
+  peak = false,
+): Promise<{ total: number; each: number[] } | undefined> {
   if (pid === undefined) return undefined;
   const each: number[] = [];
   for (const p of await processTree(pid)) {
-    const mb = await rssMb(p);
+    const mb = await rssMb(p, peak);
     if (mb !== undefined) each.push(mb);
   }
   return each.length === 0 ? undefined : { total: each.reduce((a, b) => a + b, 0), each };
@@ -326,10 +332,11 @@ async function main() {
     const rss: string[] = [];
     for (const [name, pid] of Object.entries(servers)) {
       const r = await treeRssMb(pid);
+      const peak = await treeRssMb(pid, true);
       const each = r && r.each.length > 1 ? ` (${r.each.map((mb) => mb.toFixed(0)).join(' + ')})` : '';
-      rss.push(`${name} ${r?.total.toFixed(0) ?? '-'} MB${each}`);
+      rss.push(`${name} ${r?.total.toFixed(0) ?? '-'} MB${each}, peak ${peak?.total.toFixed(0) ?? '-'}`);
     }
-    console.log(`\nRSS at the end: ${rss.join(', ')}`);
+    console.log(`\nRSS at the end, and each server's peak since its start (VmHWM): ${rss.join('; ')}`);
 
     for (const line of await failoverLatency(join(dir, 'failover'))) console.log(line);
     console.log(`load average at the end: ${await loadAverage()}`);

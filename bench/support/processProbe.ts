@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
 
-/** A process's resident memory now, MB (Linux /proc); undefined once it is gone. */
-export async function rssMb(pid: number | undefined): Promise<number | undefined> {
+/**
+ * A process's resident memory now, MB (Linux /proc); with `peak`, the most it held at any moment
+ * since it started (VmHWM). Undefined once it is gone.
+ */
+export async function rssMb(pid: number | undefined, peak = false): Promise<number | undefined> {
   if (pid === undefined) return undefined;
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
-  const kb = status && /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  const kb = status && (peak ? /VmHWM:\s+(\d+)/ : /VmRSS:\s+(\d+)/).exec(status)?.[1];
   return kb ? Number(kb) / 1024 : undefined;
 }
 
