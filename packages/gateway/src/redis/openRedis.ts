@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** How long nodegate waits for Redis (the `redis` config section; defaults in `validateConfig`). */
 export interface RedisTimeouts {
@@ -44,7 +44,9 @@ export const DEFAULT_REDIS_TIMEOUTS: RedisTimeouts = Object.freeze({
  * await redis.quit();
  */
 export async function openRedis(url: string, timeouts: RedisTimeouts = DEFAULT_REDIS_TIMEOUTS): Promise<Redis> {
-  const redis = new Redis(url, {
+  // loaded here, not at the module's top: a gateway without Redis never needs it
+  const { Redis: RedisClient } = await import('ioredis');
+  const redis = new RedisClient(url, {
     lazyConnect: true,
     enableAutoPipelining: true,
     commandTimeout: timeouts.commandTimeoutMs,

@@ -1,6 +1,10 @@
-import { Pool } from 'undici';
+import { createRequire } from 'node:module';
 import type { JsonPoster, JsonPosterOptions } from './JsonPoster.js';
 import { postJson } from './postJson.js';
+
+// undici is loaded when an upstream asks for it (`client: undici`), not with this module: the
+// default client does without it, and its code is megabytes of the gateway's heap
+const require = createRequire(import.meta.url);
 
 /**
  * A {@link JsonPoster} on undici's `Pool` (`postJson` on its `dispatch`): the upstream client
@@ -13,6 +17,7 @@ import { postJson } from './postJson.js';
  */
 export function createUndiciPoster(url: URL, headers: readonly string[], options: JsonPosterOptions): JsonPoster {
   const path = `${url.pathname}${url.search}`;
+  const { Pool } = require('undici') as typeof import('undici');
   const pool = new Pool(url.origin, {
     connections: options.connections ?? 128,
     keepAliveTimeout: options.keepAliveMs ?? 30_000,

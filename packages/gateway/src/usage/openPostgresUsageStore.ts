@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { SqlQuery } from '../store/createSqlKeyStore.js';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../store/postgres/openPostgresDatabase.js';
 import { createSqlUsageStore, type SqlUsageStoreOptions } from './createSqlUsageStore.js';
@@ -39,9 +38,11 @@ export async function openPostgresUsageStore(
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_DATABASE_TIMEOUTS.queryTimeoutMs;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs;
   const searchPath = `-c search_path=${schema}`;
+  // loaded here, not at the module's top: a gateway on the embedded database never needs it
+  const { Client, Pool } = (await import('pg')).default;
   // One transaction under an advisory lock: gateways starting together do not race on DDL. On a
   // connection of its own without the statement deadline (it may wait for another gateway's lock).
-  const setup = new pg.Client({
+  const setup = new Client({
     connectionString: url,
     options: searchPath,
     connectionTimeoutMillis: connectTimeoutMs,
@@ -65,7 +66,7 @@ export async function openPostgresUsageStore(
   } finally {
     await setup.end().catch(() => {});
   }
-  const pool = new pg.Pool({
+  const pool = new Pool({
     connectionString: url,
     max: options.maxConnections ?? 5,
     options: `${searchPath} -c statement_timeout=${queryTimeoutMs}`,

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { createDependencyHealth } from '../../health/createDependencyHealth.js';
 import type { Logger } from '../../log/createLogger.js';
 import { createDatabase } from '../createDatabase.js';
@@ -53,10 +53,12 @@ export async function openPostgresDatabase(
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_DATABASE_TIMEOUTS.queryTimeoutMs;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs;
   const searchPath = `-c search_path=${schema}`;
+  // loaded here, not at the module's top: a gateway on the embedded database never needs it
+  const { Client, Pool } = (await import('pg')).default;
 
   // the schema first, on a connection of its own without the statement deadline (a migration,
   // or the wait for another gateway's lock, may take longer than a request's statement)
-  const setup = new pg.Client({
+  const setup = new Client({
     connectionString: url,
     options: searchPath,
     connectionTimeoutMillis: connectTimeoutMs,
@@ -77,7 +79,7 @@ export async function openPostgresDatabase(
     await setup.end().catch(() => {});
   }
 
-  const pool = new pg.Pool({
+  const pool = new Pool({
     connectionString: url,
     max: 10,
     options: `${searchPath} -c statement_timeout=${queryTimeoutMs}`,
