@@ -46,7 +46,11 @@ export interface SpawnedGateway {
  * gw.logLines().filter((l) => l.msg === 'request');
  * await gw.stop();
  */
-export async function spawnGateway(config: Record<string, unknown>): Promise<SpawnedGateway> {
+export async function spawnGateway(
+  config: Record<string, unknown>,
+  /** More Node.js flags, after `npm start`'s (e.g. `--import` of a hook that watches the process). */
+  nodeFlags: readonly string[] = [],
+): Promise<SpawnedGateway> {
   const dir = await mkdtemp(join(tmpdir(), 'nodegate-spawned-'));
   const configFile = join(dir, 'config.json');
   const log = { format: 'json', ...((config.log as Record<string, unknown> | undefined) ?? {}) };
@@ -54,7 +58,7 @@ export async function spawnGateway(config: Record<string, unknown>): Promise<Spa
   const readyFile = join(dir, 'ready.json');
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=8', CLI, 'start', '--config', configFile, '--ready-file', readyFile],
+    ['--max-semi-space-size=8', ...nodeFlags, CLI, 'start', '--config', configFile, '--ready-file', readyFile],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
