@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { openPostgresUsageStore } from './openPostgresUsageStore.js';
-import { usageStoreContract } from './usageStoreContract.js';
+import { usageEvent, usageStoreContract } from './usageStoreContract.js';
 
 // The PostgreSQL server CI starts (scripts/services.sh); each store gets its own schema.
 const URL = process.env.NODEGATE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -45,4 +45,36 @@ it('opening the same schema twice at once is fine (two gateways starting)', asyn
 
 it('rejects an invalid schema name', async () => {
   await expect(openPostgresUsageStore(URL, { schema: 'x; DROP TABLE y' })).rejects.toThrow(/invalid schema/);
+});
+
+it('gateways flushing the same key at once never deadlock on trimming its recent requests', async () => {
+  // Several instances serve one key: each flush appends its requests to the log and trims the
+  // key's oldest. Two trims deleting the same rows in different orders deadlocked (PostgreSQL
+  // aborts one after a second); a trim now skips rows another trim holds.
+  const schema = freshSchema();
+  const [a, b] = await Promise.all([0, 1].map(() => openPostgresUsageStore(URL, { schema })));
+  const keep = 200;
+  let at = Date.UTC(2024, 0, 1);
+  const flush = (store: typeof a, n: number) =>
+    store!.write({
+      aggregates: [],
+      errors: [],
+      recent: Array.from({ length: n }, () => usageEvent({ key: 'shared', at: at++ })),
+      keepRecentPerKey: keep,
+    });
+  try {
+    for (let round = 0; round < 30; round++)
+      await Promise.all([flush(a, 400), flush(b, 400), flush(a, 400), flush(b, 400)]);
+    await flush(a, 1);
+    const client = new pg.Client({ connectionString: URL });
+    await client.connect();
+    try {
+      const r = await client.query(`SELECT count(*)::int AS n FROM ${schema}.usage_recent WHERE key = 'shared'`);
+      expect(r.rows[0].n).toBe(keep);
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await Promise.all([a!.close(), b!.close()]);
+  }
 });

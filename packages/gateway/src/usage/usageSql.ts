@@ -249,17 +249,22 @@ WITH a AS (
 SELECT 1 AS done`;
 
 /**
- * Keeps the newest `$2` requests of each key in `$1`.
+ * Keeps the newest `$2` requests of each key in `$1`. Gateways that serve the same key trim its
+ * log at the same time: each locks the rows it deletes first and skips those another trim holds
+ * (that trim deletes them), so two trims never wait on each other, and never deadlock.
  *
  * @example
  * await query(TRIM_RECENT_SQL, [['key1', 'key2'], 200]);
  */
 export const TRIM_RECENT_SQL = `
 DELETE FROM usage_recent WHERE id IN (
-  SELECT id FROM (
-    SELECT id, row_number() OVER (PARTITION BY key ORDER BY at DESC, id DESC) AS n
-    FROM usage_recent WHERE key = ANY($1::text[])
-  ) ranked WHERE n > $2
+  SELECT id FROM usage_recent WHERE id IN (
+    SELECT id FROM (
+      SELECT id, row_number() OVER (PARTITION BY key ORDER BY at DESC, id DESC) AS n
+      FROM usage_recent WHERE key = ANY($1::text[])
+    ) ranked WHERE n > $2
+  )
+  FOR UPDATE SKIP LOCKED
 )`;
 
 /** Parameters of WRITE_SQL, column by column. */
