@@ -29,7 +29,8 @@ async function packagesLoaded(upstream: Record<string, unknown>): Promise<Set<st
     "import { appendFileSync } from 'node:fs';",
     'registerHooks({ resolve(specifier, context, next) {',
     '  const found = next(specifier, context);',
-    `  if (/^(@[\\w.-]+\\/)?[\\w.-]+/.test(specifier) && !specifier.startsWith('node:')) appendFileSync(${JSON.stringify(file)}, specifier + '\\n');`,
+    // bare specifiers only: not relative paths, absolute paths or URLs (`node:`, `file:`, `data:`)
+    `  if (!/^([./]|[a-z]+:)/.test(specifier)) appendFileSync(${JSON.stringify(file)}, specifier + '\\n');`,
     '  return found;',
     '} });',
   ].join('\n');
