@@ -55,7 +55,7 @@ async function packagesLoaded(upstream: Record<string, unknown>): Promise<Set<st
   } finally {
     await gw.stop();
   }
-  // a package's own files come as subpaths (`pg/lib/…`) or relative: its name is what counts
+  // a package's own files come as subpaths (`pg/lib/…`): its name is what counts
   return new Set(
     (await readFile(file, 'utf8'))
       .split('\n')

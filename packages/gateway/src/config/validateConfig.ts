@@ -461,7 +461,7 @@ function parseUpstream(raw: unknown, at: string): UpstreamSettings {
       // what an HTTP/1.1 head may carry: a token for a name, visible ASCII for a value
       const problem = headerFieldProblem(k, headers[k]);
       if (problem !== undefined)
-        throw new ConfigError(problem.startsWith('must') ? `${at}.headers.${k}` : `${at}.headers`, problem);
+        throw new ConfigError(problem.part === 'value' ? `${at}.headers.${k}` : `${at}.headers`, problem.message);
     }
   }
   const timeoutMs = int(u.timeoutMs ?? 10_000, `${at}.timeoutMs`, 100, 600_000);

@@ -44,7 +44,7 @@ export function createJsonConnections(url: URL, headers: readonly string[], opti
     const name = headers[i]!;
     const value = headers[i + 1]!;
     const problem = headerFieldProblem(name, value);
-    if (problem !== undefined) throw new Error(`upstream header ${JSON.stringify(name)}: ${problem}`);
+    if (problem !== undefined) throw new Error(`upstream header ${JSON.stringify(name)}: ${problem.message}`);
     fields += `${name}: ${value}\r\n`;
   }
   const requestHead = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n${fields}content-length: `;
