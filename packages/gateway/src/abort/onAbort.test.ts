@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AbortWaiters } from './abortWaiting.js';
 import { offAbort } from './offAbort.js';
 import { onAbort } from './onAbort.js';
 
@@ -49,5 +50,24 @@ describe('onAbort', () => {
     offAbort(new AbortController().signal, b); // another signal's: nothing
     controller.abort();
     expect(ran).toEqual(['b']);
+  });
+});
+
+describe('AbortWaiters', () => {
+  it('runs the first and the concurrent callbacks once each, whichever was cancelled', () => {
+    const waiters = new AbortWaiters();
+    const ran: string[] = [];
+    const cb = (name: string) => ({ handleEvent: () => ran.push(name) });
+    const [a, b, c, d] = [cb('a'), cb('b'), cb('c'), cb('d')];
+    waiters.add(a);
+    waiters.add(b);
+    waiters.add(a); // the same callback twice runs once
+    waiters.delete(a); // the first gone: its place is free for the next
+    waiters.add(c);
+    waiters.add(d);
+    waiters.delete(b);
+    waiters.run();
+    waiters.run();
+    expect(ran.sort()).toEqual(['c', 'd']);
   });
 });

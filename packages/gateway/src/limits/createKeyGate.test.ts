@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/GatewayError.js';
-import { createKeyGate, KeyGateFullError } from './createKeyGate.js';
+import { createKeyGate, IDLE_SLOTS_KEPT, KeyGateFullError } from './createKeyGate.js';
 
 /** Lets every already-settled promise callback run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -142,12 +142,35 @@ describe('createKeyGate', () => {
     expect(gate.size).toBe(0);
   });
 
-  it('keeps no state for keys with nothing in flight or waiting', async () => {
+  it('keeps a bounded number of idle keys: ten thousand keys come and go, at most IDLE_SLOTS_KEPT stay', async () => {
     const gate = createKeyGate({ maxConcurrent: 2, maxQueued: 2 });
+    let most = 0;
     for (let i = 0; i < 10_000; i++) {
-      const release = await gate.acquire(`key-${i}`);
+      const release = i % 2 === 0 ? await gate.acquire(`key-${i}`) : gate.tryAcquire(`key-${i}`)!;
       release();
+      most = Math.max(most, gate.held);
     }
+    expect(gate.size).toBe(0);
+    expect(most).toBe(IDLE_SLOTS_KEPT);
+    // a busy key's state is never dropped with the idle ones
+    const busy = gate.tryAcquire('busy')!;
+    for (let i = 0; i < 2 * IDLE_SLOTS_KEPT; i++) gate.tryAcquire(`more-${i}`)!();
+    expect(gate.size).toBe(1);
+    // it still counts its place: one more fits under the cap of 2, a third does not
+    const second = gate.tryAcquire('busy')!;
+    expect(gate.tryAcquire('busy')).toBeUndefined();
+    second();
+    busy();
+    expect(gate.size).toBe(0);
+  });
+
+  it("keeps an idle key's state for its next request (one key's requests one after another hold one state)", () => {
+    const gate = createKeyGate({ maxConcurrent: 1, maxQueued: 1 });
+    const first = gate.tryAcquire('k')!;
+    first();
+    expect(gate.held).toBe(1);
+    for (let i = 0; i < 100; i++) gate.tryAcquire('k')!();
+    expect(gate.held).toBe(1);
     expect(gate.size).toBe(0);
   });
 

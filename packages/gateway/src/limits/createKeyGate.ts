@@ -18,6 +18,8 @@ export interface KeyGate {
   tryAcquire(key: string): (() => void) | undefined;
   /** Keys with something in flight or waiting (for tests and metrics). */
   readonly size: number;
+  /** Key states held, busy and idle: at most `size` + {@link IDLE_SLOTS_KEPT}. */
+  readonly held: number;
 }
 
 /** A waiting acquire. */
@@ -28,7 +30,7 @@ interface Waiter {
   cancelAbort: (() => void) | undefined;
 }
 
-/** One key's state; deleted as soon as nothing is in flight or waiting. */
+/** One key's state; idle (nothing in flight or waiting) ones are kept up to {@link IDLE_SLOTS_KEPT}. */
 interface Slot {
   active: number;
   /** FIFO of waiters (at most `maxQueued`, so `shift` stays cheap). */
@@ -36,11 +38,21 @@ interface Slot {
 }
 
 /**
+ * Idle keys' states kept for their next request. A key's state is not deleted the moment its
+ * last request ends: a `Map` that held the gateway's few busy keys for minutes lives in V8's old
+ * generation, and each delete and re-add of a key there made V8 rebuild the map's table in the
+ * old generation, about one rebuild every other request (the largest part of what a steady
+ * 2,000 req/s of one key left there, and so of its full collections). Idle states beyond this many
+ * are dropped together, so memory stays bounded however many keys come and go.
+ */
+export const IDLE_SLOTS_KEPT = 1024;
+
+/**
  * A per-key concurrency cap inside one process, so one key's flood cannot take every upstream
  * connection: each key has at most `maxConcurrent` requests in flight and `maxQueued` waiting
  * (FIFO); further requests are refused at once with {@link KeyGateFullError}. Keys are
- * independent, and a key's state is dropped as soon as it has nothing in flight or waiting,
- * so memory stays flat however many keys come and go.
+ * independent; the states of keys with nothing in flight or waiting are kept up to
+ * {@link IDLE_SLOTS_KEPT} and then dropped, so memory stays flat however many keys come and go.
  *
  * @example
  * const gate = createKeyGate({ maxConcurrent: 32, maxQueued: 64 });
@@ -56,8 +68,25 @@ export function createKeyGate(options: { maxConcurrent: number; maxQueued: numbe
     throw new RangeError(`maxQueued must be a non-negative integer, got ${maxQueued}`);
   }
   const slots = new Map<string, Slot>();
+  /** Keys with something in flight or waiting (a waiter exists only while `active` > 0). */
+  let busy = 0;
 
-  function releaser(key: string, slot: Slot): () => void {
+  /** A key's state, made when it has none (idle states over the bound are dropped first). */
+  const take = (key: string): Slot => {
+    let slot = slots.get(key);
+    if (slot === undefined) {
+      if (slots.size - busy >= IDLE_SLOTS_KEPT) dropIdle();
+      slot = { active: 0, queue: [] };
+      slots.set(key, slot);
+    }
+    return slot;
+  };
+
+  const dropIdle = () => {
+    for (const [key, slot] of slots) if (slot.active === 0) slots.delete(key);
+  };
+
+  function releaser(slot: Slot): () => void {
     let released = false;
     return () => {
       if (released) return;
@@ -66,25 +95,21 @@ export function createKeyGate(options: { maxConcurrent: number; maxQueued: numbe
       if (next !== undefined) {
         // Hand the place straight to the first waiter: `active` stays the same.
         next.cancelAbort?.();
-        next.resolve(releaser(key, slot));
+        next.resolve(releaser(slot));
         return;
       }
       slot.active--;
-      if (slot.active === 0) slots.delete(key);
+      if (slot.active === 0) busy--;
     };
   }
 
   return {
     acquire(key: string, signal?: AbortSignal): Promise<() => void> {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      let slot = slots.get(key);
-      if (slot === undefined) {
-        slot = { active: 0, queue: [] };
-        slots.set(key, slot);
-      }
+      const slot = take(key);
       if (slot.active < maxConcurrent) {
-        slot.active++;
-        return Promise.resolve(releaser(key, slot));
+        if (slot.active++ === 0) busy++;
+        return Promise.resolve(releaser(slot));
       }
       if (slot.queue.length >= maxQueued) {
         return Promise.reject(new KeyGateFullError(maxConcurrent, maxQueued));
@@ -105,18 +130,17 @@ export function createKeyGate(options: { maxConcurrent: number; maxQueued: numbe
     },
 
     tryAcquire(key: string): (() => void) | undefined {
-      let slot = slots.get(key);
-      if (slot === undefined) {
-        slot = { active: 0, queue: [] };
-        slots.set(key, slot);
-      } else if (slot.active >= maxConcurrent || slot.queue.length > 0) {
-        return undefined;
-      }
-      slot.active++;
-      return releaser(key, slot);
+      const slot = take(key);
+      if (slot.active >= maxConcurrent || slot.queue.length > 0) return undefined;
+      if (slot.active++ === 0) busy++;
+      return releaser(slot);
     },
 
     get size() {
+      return busy;
+    },
+
+    get held() {
       return slots.size;
     },
   };

@@ -184,9 +184,17 @@ const RAW_RESULT = ',"result":';
  */
 function rawResult(text: string, id: number): string | undefined {
   if (!text.startsWith(RAW_HEAD)) return undefined;
-  const idText = String(id);
-  const at = RAW_HEAD.length + idText.length;
-  if (!text.startsWith(idText, RAW_HEAD.length) || !text.startsWith(RAW_RESULT, at)) return undefined;
+  // the id's digits compared as a number: `String(id)` would make a string for every request's
+  // new id, which V8 puts in its old generation (its number-to-string cache lives there)
+  const from = RAW_HEAD.length;
+  let at = from;
+  let value = 0;
+  for (let c = text.charCodeAt(at); c >= 48 && c <= 57 && at - from < 16; c = text.charCodeAt(++at)) {
+    value = value * 10 + (c - 48);
+  }
+  const digits = at - from;
+  if (digits === 0 || value !== id || (digits > 1 && text.charCodeAt(from) === 48)) return undefined;
+  if (!text.startsWith(RAW_RESULT, at)) return undefined;
   let end = text.length;
   while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
   if (text.charCodeAt(end - 1) !== 125 /* } */) return undefined;
