@@ -14,7 +14,10 @@ export class AbortWaiters {
 
   add(callback: AbortCallback): void {
     if (this.one === undefined) this.one = callback;
-    else if (this.one !== callback) (this.more ??= new Set()).add(callback);
+    else if (this.one !== callback) {
+      this.more ??= new Set();
+      this.more.add(callback);
+    }
   }
 
   delete(callback: AbortCallback): void {
