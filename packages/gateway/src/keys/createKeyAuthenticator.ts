@@ -35,8 +35,17 @@ export interface KeyAuthenticator {
 }
 
 /**
+ * The last part of a hit's life (a fraction of `hitTtlMs`) in which a request that uses it starts
+ * reading the key again in the background, so a busy key's entry is renewed before it expires.
+ */
+const REFRESH_AHEAD = 0.2;
+
+/**
  * A cached key lookup. Hits are kept `hitTtlMs`, misses `missTtlMs` (so a flood of random
- * keys does not reach the database). Ids that cannot be keys are refused without a lookup.
+ * keys does not reach the database). Ids that cannot be keys are refused without a lookup. A hit
+ * used in the last {@link REFRESH_AHEAD} of its life is read again in the background while it
+ * still answers (one read however many requests), so a key in steady use is never waited for;
+ * an entry is never used past its expiry, so staleness stays bounded by `hitTtlMs`.
  * Changes take effect through `forget`, called for changes made in this process and for the
  * change notices other instances publish; the TTL bounds staleness if a notice is lost.
  *
@@ -68,39 +77,54 @@ export function createKeyAuthenticator(
   const changed = (key: string | undefined) => {
     for (const listener of listeners) listener(key);
   };
+  /** Reads `key` from the store into the cache; concurrent callers share it through `inflight`. */
+  const lookup = (key: string): Promise<TenantKey | undefined> => {
+    const started = generation;
+    const pending = store.find(key).then(
+      (r) => {
+        const tenant = r && r.revokedAt === null ? tenantOf(r, plans) : undefined;
+        if (started === generation) {
+          if (cache.size > 100_000) cache.clear();
+          cache.set(key, { tenant, expires: now() + (tenant ? hitTtl : missTtl) });
+        }
+        return tenant;
+      },
+      (err: unknown) => {
+        // stale while the database is away: the last known state, if there is one
+        const last = err instanceof DatabaseUnavailableError ? cache.get(key) : undefined;
+        if (last === undefined) throw err;
+        return last.tenant;
+      },
+    );
+    inflight.set(key, pending);
+    pending.finally(() => inflight.delete(key)).catch(() => {});
+    return pending;
+  };
+  /**
+   * The key's entry while it has not expired; one used in the last part of its life starts
+   * reading the key again in the background (a key in use never has its requests wait for the
+   * lookup: the entry answers them until the new one replaces it, or until it expires).
+   */
+  const fresh = (key: string) => {
+    const hit = cache.get(key);
+    if (hit === undefined) return undefined;
+    const left = hit.expires - now();
+    if (left <= 0) return undefined;
+    if (hit.tenant !== undefined && left <= hitTtl * REFRESH_AHEAD && !inflight.has(key)) {
+      lookup(key).catch(() => {});
+    }
+    return hit;
+  };
   return {
     peek(key) {
       // only well-formed keys are ever cached
-      const hit = cache.get(key);
-      return hit !== undefined && hit.expires > now() ? hit : undefined;
+      return fresh(key);
     },
     async authenticate(key) {
       if (!KEY_FORMAT.test(key)) return undefined;
-      const hit = cache.get(key);
-      if (hit && hit.expires > now()) return hit.tenant;
-      let pending = inflight.get(key);
-      if (!pending) {
-        const started = generation;
-        pending = store.find(key).then(
-          (r) => {
-            const tenant = r && r.revokedAt === null ? tenantOf(r, plans) : undefined;
-            if (started === generation) {
-              if (cache.size > 100_000) cache.clear();
-              cache.set(key, { tenant, expires: now() + (tenant ? hitTtl : missTtl) });
-            }
-            return tenant;
-          },
-          (err: unknown) => {
-            // stale while the database is away: the last known state, if there is one
-            const last = err instanceof DatabaseUnavailableError ? cache.get(key) : undefined;
-            if (last === undefined) throw err;
-            return last.tenant;
-          },
-        );
-        inflight.set(key, pending);
-        pending.finally(() => inflight.delete(key)).catch(() => {});
-      }
-      return pending;
+      const hit = fresh(key);
+      if (hit !== undefined) return hit.tenant;
+      return inflight.get(key) ?? lookup(key);
     },
     forget(key) {
       generation += 1;

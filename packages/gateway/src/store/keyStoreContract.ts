@@ -196,5 +196,42 @@ export function keyStoreContract(
         await db.close();
       }
     });
+
+    it('reads a key in use again before its cache entry expires, without making its requests wait', async () => {
+      const db = await open();
+      try {
+        let t = 1_000_000;
+        let finds = 0;
+        const store = Object.create(db.keys) as typeof db.keys;
+        store.find = (key) => {
+          finds++;
+          return db.keys.find(key);
+        };
+        const auth = createKeyAuthenticator(store, defaultPlanTable(), { hitTtlMs: 30_000, now: () => t });
+        const { record } = await createApiKey(db.keys);
+        expect((await auth.authenticate(record.key))?.record.key).toBe(record.key);
+        t += 20_000;
+        expect(auth.peek(record.key)?.tenant?.record.key).toBe(record.key);
+        expect(finds).toBe(1); // two thirds of its life: the entry answers, nothing is read
+        // revoked with no change notice (one lost): the entry still answers, for at most its TTL
+        await db.keys.revoke(record.key);
+        t += 5_000;
+        // in the last part of its life: every use is answered from the entry at once, and one
+        // read starts in the background
+        expect(auth.peek(record.key)?.tenant?.record.key).toBe(record.key);
+        expect(auth.peek(record.key)?.tenant?.record.key).toBe(record.key);
+        expect((await auth.authenticate(record.key))?.record.key).toBe(record.key);
+        expect(finds).toBe(2);
+        // once that read is back, the revocation is seen, before the entry would have expired
+        for (let i = 0; i < 200 && auth.peek(record.key)?.tenant !== undefined; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        expect(auth.peek(record.key)).toEqual({ tenant: undefined, expires: expect.any(Number) });
+        expect(await auth.authenticate(record.key)).toBeUndefined();
+        expect(finds).toBe(2);
+      } finally {
+        await db.close();
+      }
+    });
   });
 }
