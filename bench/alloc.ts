@@ -1,18 +1,22 @@
-// npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags="V8 flags"] [--multiplex]
+// npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags="V8 flags"] [--multiplex] [--builds DIR,DIR]
 // Where the gateway's memory churn per request comes from: nodegate on the embedded defaults (the
 // response cache off, each call forwarded as in `bench -- eth` (c)) over anvil, eth_blockNumber
 // at a fixed rate (default 2,000/s for 5 s after a 2 s warm-up). V8's sampling heap profiler,
 // through the inspector, with objects the young- and old-generation collections freed included,
 // gives the bytes allocated per request and the top allocation sites (function, file:line);
 // before it, as many seconds without the profiler (which slows both) give the latency and, from
-// `--trace-gc`, the collections and their pauses. The gateway starts with `npm start`'s V8 flags
+// `--trace-gc-nvp`, the collections, their pauses and the bytes the young collections promoted
+// to the old generation per request (what only a full collection frees: the fewer, the rarer the
+// full collections under a steady load). --builds runs the plain part for each checkout listed
+// (its packages/gateway/dist built; e.g. a git worktree of an earlier commit) in turn, twice,
+// as an A/B in one run; the profile is of the first. The gateway starts with `npm start`'s V8 flags
 // unless --flags says otherwise; --multiplex keeps the network's multiplexing on (the default of a
 // real config: identical reads in flight share one call), off by default as in `bench -- eth`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startAnvil } from '../packages/gateway/dist/embedded/startAnvil.js';
 import { fixedRateLatency } from './support/fixedRateLatency.js';
@@ -25,11 +29,13 @@ const { values } = parseArgs({
     top: { type: 'string', default: '25' },
     flags: { type: 'string', default: '--max-semi-space-size=8' },
     multiplex: { type: 'boolean', default: false },
+    builds: { type: 'string' },
   },
 });
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const root = new URL('..', import.meta.url).pathname;
+const builds = values.builds?.split(',').map((b) => resolve(b)) ?? [root];
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -61,8 +67,8 @@ async function inspect(wsUrl: string) {
   };
 }
 
-/** Starts the gateway with the inspector on a free port and `--trace-gc`; its GC lines with their arrival time. */
-async function startGateway(dir: string, anvilHttp: string) {
+/** Starts the gateway of `build` with the inspector on a free port and `--trace-gc-nvp`; its GC lines with their arrival time. */
+async function startGateway(dir: string, anvilHttp: string, build: string) {
   await writeFile(
     join(dir, 'nodegate.json'),
     JSON.stringify({
@@ -87,8 +93,8 @@ async function startGateway(dir: string, anvilHttp: string) {
     [
       ...values.flags.split(' ').filter(Boolean),
       '--inspect=127.0.0.1:0',
-      '--trace-gc',
-      join(root, 'packages/gateway/dist/cli/main.js'),
+      '--trace-gc-nvp',
+      join(build, 'packages/gateway/dist/cli/main.js'),
       'start',
       '--config',
       join(dir, 'nodegate.json'),
@@ -99,9 +105,11 @@ async function startGateway(dir: string, anvilHttp: string) {
   );
   const gc: Array<{ at: number; line: string }> = [];
   let wsUrl = '';
+  let partial = '';
   child.stdout!.on('data', (c: Buffer) => {
-    for (const line of c.toString().split('\n'))
-      if (/: (Scavenge|Mark-Compact)/.test(line)) gc.push({ at: performance.now(), line });
+    const lines = (partial + c.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (/ gc=\w+ /.test(line)) gc.push({ at: performance.now(), line });
   });
   child.stderr!.on('data', (c: Buffer) => {
     wsUrl ||= /ws:\/\/\S+/.exec(c.toString())?.[0] ?? '';
@@ -118,27 +126,78 @@ async function startGateway(dir: string, anvilHttp: string) {
   return { child, gc, wsUrl, url: `${ready.networks.bench.http}/v3/${ready.devKey.key}` };
 }
 
+/** What the young and full collections did in `lines` (the plain run's): pauses and promotion. */
+function collections(lines: string[], requests: number) {
+  const field = (l: string, name: string) => Number(new RegExp(` ${name}=([\\d.]+)`).exec(l)?.[1] ?? Number.NaN);
+  const kinds = {
+    Scavenge: lines.filter((l) => / gc=s /.test(l)),
+    'Mark-Compact': lines.filter((l) => / gc=mc? /.test(l)),
+  };
+  const promoted = kinds.Scavenge.reduce((sum, l) => sum + field(l, 'promoted'), 0);
+  // the heap after the first and the last young collection: what the old generation gained in
+  // between, promoted or allocated there directly (V8 puts some objects straight into it)
+  const grown =
+    kinds['Mark-Compact'].length === 0 && kinds.Scavenge.length > 1
+      ? `${((field(kinds.Scavenge.at(-1)!, 'end_object_size') - field(kinds.Scavenge[0]!, 'end_object_size')) / (requests * ((kinds.Scavenge.length - 1) / kinds.Scavenge.length))).toFixed(0)} bytes/request`
+      : '- (a full collection ran)';
+  const out = [
+    `promoted by young collections: ${(promoted / requests).toFixed(0)} bytes/request; the old generation grew by ${grown}`,
+  ];
+  for (const [kind, ls] of Object.entries(kinds)) {
+    const ms = ls.map((l) => field(l, 'pause')).sort((a, b) => a - b);
+    const pct = (q: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(2) : '-');
+    out.push(
+      `${kind}: ${ms.length} in ${seconds} s, pause p50 ${pct(0.5)} ms, p90 ${pct(0.9)} ms, max ${ms.length ? ms.at(-1)!.toFixed(2) : '-'} ms`,
+    );
+  }
+  return out;
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'nodegate-bench-alloc-'));
 const anvil = await startAnvil();
-const gw = await startGateway(dir, anvil.http);
+const body = '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}';
+const requests = rate * seconds;
 try {
-  const body = '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}';
-  await fixedRateLatency(gw.url, body, rate, 2);
-  // first the collections and the latency without the profiler (it slows both), then the profile
-  const from = performance.now();
-  const load = await fixedRateLatency(gw.url, body, rate, seconds);
-  const to = performance.now();
-  const cdp = await inspect(gw.wsUrl);
+  console.log(
+    `nodegate (c${values.multiplex ? ', multiplexing on' : ''}) allocation: eth_blockNumber at ${rate}/s, ${seconds} s plain (each build${builds.length > 1 ? ', interleaved, twice' : ''}) then ${seconds} s profiled, node ${process.version}, load average ${await loadAverage()}`,
+  );
+  const order = builds.length > 1 ? [...builds, ...builds] : builds;
+  for (const [i, build] of order.entries()) {
+    await mkdir(join(dir, String(i)));
+    const gw = await startGateway(join(dir, String(i)), anvil.http, build);
+    try {
+      await fixedRateLatency(gw.url, body, rate, 2);
+      // first the collections and the latency without the profiler (it slows both), then the profile
+      const from = performance.now();
+      const load = await fixedRateLatency(gw.url, body, rate, seconds);
+      const to = performance.now();
+      const during = gw.gc.filter((g) => g.at >= from && g.at <= to).map((g) => g.line);
+      console.log(
+        `\n${build === root ? 'this checkout' : build}: ${load.errors} errors, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms`,
+      );
+      for (const line of collections(during, requests)) console.log(`  ${line}`);
+      if (i === 0) await profileAllocations(gw.wsUrl, gw.url);
+    } finally {
+      gw.child.kill('SIGTERM');
+    }
+  }
+} finally {
+  await anvil.stop();
+  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+}
+
+/** The sampling heap profiler over a run: bytes allocated per request, by site. */
+async function profileAllocations(wsUrl: string, url: string) {
+  const cdp = await inspect(wsUrl);
   await cdp.send('HeapProfiler.enable');
   await cdp.send('HeapProfiler.startSampling', {
     samplingInterval: 1024,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
-  await fixedRateLatency(gw.url, body, rate, seconds);
+  await fixedRateLatency(url, body, rate, seconds);
   const { profile } = await cdp.send<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
   cdp.close();
-  const requests = rate * seconds;
   const bySite = new Map<string, number>();
   let total = 0;
   const walk = (n: ProfileNode) => {
@@ -151,28 +210,9 @@ try {
     for (const c of n.children) walk(c);
   };
   walk(profile.head);
-  console.log(
-    `nodegate (c${values.multiplex ? ', multiplexing on' : ''}) allocation: eth_blockNumber at ${rate}/s, ${seconds} s plain then ${seconds} s profiled (plain: ${load.errors} errors, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms), node ${process.version}, load average ${await loadAverage()}`,
-  );
-  console.log(`allocated per request (sampled every 1 KiB): ${(total / requests / 1024).toFixed(1)} KB\n`);
-  console.log('bytes/req  site (function, file:line of the built JavaScript)');
+  console.log(`  allocated per request (sampled every 1 KiB): ${(total / requests / 1024).toFixed(1)} KB\n`);
+  console.log('  bytes/req  site (function, file:line of the built JavaScript)');
   for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
-    console.log(`${(bytes / requests).toFixed(0).padStart(9)}  ${site}`);
+    console.log(`  ${(bytes / requests).toFixed(0).padStart(9)}  ${site}`);
   }
-  const during = gw.gc.filter((g) => g.at >= from && g.at <= to).map((g) => g.line);
-  const pause = (kind: string) =>
-    during
-      .filter((l) => l.includes(`: ${kind}`))
-      .map((l) => Number(/MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(l)?.[1]));
-  for (const kind of ['Scavenge', 'Mark-Compact']) {
-    const ms = pause(kind).sort((a, b) => a - b);
-    const pct = (q: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(2) : '-');
-    console.log(
-      `${kind}: ${ms.length} in ${seconds} s, pause p50 ${pct(0.5)} ms, p90 ${pct(0.9)} ms, max ${ms.length ? ms.at(-1)!.toFixed(2) : '-'} ms`,
-    );
-  }
-} finally {
-  gw.child.kill('SIGTERM');
-  await anvil.stop();
-  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
 }
