@@ -1,4 +1,5 @@
 // npm run bench -- alloc [--rate N] [--seconds N] [--top N] [--flags="V8 flags"] [--multiplex] [--builds DIR,DIR]
+//   [--deployment embedded|postgres|redis]
 // Where the gateway's memory churn per request comes from: nodegate on the embedded defaults (the
 // response cache off, each call forwarded as in `bench -- eth` (c)) over anvil, eth_blockNumber
 // at a fixed rate (default 2,000/s for 5 s after a 2 s warm-up). V8's sampling heap profiler,
@@ -12,7 +13,11 @@
 // as an A/B in one run; the profile is of the first. The gateway starts with `npm start`'s V8 flags
 // unless --flags says otherwise; --multiplex keeps the network's multiplexing on (the default of a
 // real config: identical reads in flight share one call), off by default as in `bench -- eth`.
+// --deployment: the embedded defaults (default, `bench -- eth`'s (c)), PostgreSQL (this machine's,
+// a schema of its own, dropped at the end) or PostgreSQL and the Redis limiter (`bench -- eth`'s
+// (d), one process).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,12 +35,30 @@ const { values } = parseArgs({
     flags: { type: 'string', default: '--max-semi-space-size=8' },
     multiplex: { type: 'boolean', default: false },
     builds: { type: 'string' },
+    deployment: { type: 'string', default: 'embedded' },
   },
 });
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const root = new URL('..', import.meta.url).pathname;
 const builds = values.builds?.split(',').map((b) => resolve(b)) ?? [root];
+const PG = 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `bench_alloc_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+/** What `--deployment` adds to the config. */
+const deployment: Record<string, unknown> =
+  values.deployment === 'embedded'
+    ? {}
+    : values.deployment === 'postgres' || values.deployment === 'redis'
+      ? {
+          workers: 1,
+          database: { kind: 'postgres', url: PG, schema },
+          ...(values.deployment === 'redis'
+            ? { redis: { url: 'redis://127.0.0.1:6379', prefix: `nodegate-bench:${schema}:` } }
+            : {}),
+        }
+      : (() => {
+          throw new Error(`--deployment: embedded, postgres or redis, not ${values.deployment}`);
+        })();
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -85,6 +108,7 @@ async function startGateway(dir: string, anvilHttp: string, build: string) {
           policy: { multiplex: values.multiplex },
         },
       ],
+      ...deployment,
     }),
   );
   const readyFile = join(dir, 'ready.json');
@@ -127,19 +151,32 @@ async function startGateway(dir: string, anvilHttp: string, build: string) {
 }
 
 /** What the young and full collections did in `lines` (the plain run's): pauses and promotion. */
-function collections(lines: string[], requests: number) {
+function collections(all: string[], requests: number) {
+  // the main thread's isolate: the one that collected most (a worker thread's, the embedded
+  // database's, prints its own lines too)
+  const isolate = (l: string) => /^\[[^\]]*\]/.exec(l)?.[0] ?? '';
+  const counts = new Map<string, number>();
+  for (const l of all) counts.set(isolate(l), (counts.get(isolate(l)) ?? 0) + 1);
+  const main = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const lines = all.filter((l) => isolate(l) === main);
   const field = (l: string, name: string) => Number(new RegExp(` ${name}=([\\d.]+)`).exec(l)?.[1] ?? Number.NaN);
   const kinds = {
     Scavenge: lines.filter((l) => / gc=s /.test(l)),
     'Mark-Compact': lines.filter((l) => / gc=mc? /.test(l)),
   };
   const promoted = kinds.Scavenge.reduce((sum, l) => sum + field(l, 'promoted'), 0);
-  // the heap after the first and the last young collection: what the old generation gained in
-  // between, promoted or allocated there directly (V8 puts some objects straight into it)
-  const grown =
-    kinds['Mark-Compact'].length === 0 && kinds.Scavenge.length > 1
-      ? `${((field(kinds.Scavenge.at(-1)!, 'end_object_size') - field(kinds.Scavenge[0]!, 'end_object_size')) / (requests * ((kinds.Scavenge.length - 1) / kinds.Scavenge.length))).toFixed(0)} bytes/request`
-      : '- (a full collection ran)';
+  // how much the heap after a young collection grew by the next one, summed over the pairs with
+  // no full collection between them: what the old generation gained, promoted or allocated there
+  // directly (V8 puts some objects straight into it), per request at the run's rate
+  let grew = 0;
+  let spanMs = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1]!, lines[i]!];
+    if (!/ gc=s /.test(a) || !/ gc=s /.test(b)) continue;
+    grew += field(b, 'end_object_size') - field(a, 'end_object_size');
+    spanMs += Number(/(\d+) ms: /.exec(b)?.[1]) - Number(/(\d+) ms: /.exec(a)?.[1]);
+  }
+  const grown = spanMs > 0 ? `${(grew / ((spanMs * rate) / 1000)).toFixed(0)} bytes/request` : '-';
   const out = [
     `promoted by young collections: ${(promoted / requests).toFixed(0)} bytes/request; the old generation grew by ${grown}`,
   ];
@@ -159,7 +196,7 @@ const body = '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}';
 const requests = rate * seconds;
 try {
   console.log(
-    `nodegate (c${values.multiplex ? ', multiplexing on' : ''}) allocation: eth_blockNumber at ${rate}/s, ${seconds} s plain (each build${builds.length > 1 ? ', interleaved, twice' : ''}) then ${seconds} s profiled, node ${process.version}, load average ${await loadAverage()}`,
+    `nodegate (${values.deployment}${values.multiplex ? ', multiplexing on' : ''}) allocation: eth_blockNumber at ${rate}/s, ${seconds} s plain (each build${builds.length > 1 ? ', interleaved, twice' : ''}) then ${seconds} s profiled, node ${process.version}, load average ${await loadAverage()}`,
   );
   const order = builds.length > 1 ? [...builds, ...builds] : builds;
   for (const [i, build] of order.entries()) {
@@ -184,6 +221,13 @@ try {
 } finally {
   await anvil.stop();
   await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  if (values.deployment !== 'embedded') {
+    const pg = await import('pg');
+    const client = new pg.default.Client(PG);
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  }
 }
 
 /** The sampling heap profiler over a run: bytes allocated per request, by site. */
