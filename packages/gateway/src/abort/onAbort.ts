@@ -18,23 +18,24 @@ const NOOP = (): void => {};
  */
 export function onAbort(signal: AbortSignal, callback: AbortCallback): () => void {
   if (signal.aborted) return NOOP;
-  let callbacks = waiting.get(signal);
-  if (callbacks === undefined) {
-    const waiters = new AbortWaiters();
-    callbacks = waiters;
-    waiting.set(signal, waiters);
-    signal.addEventListener(
-      'abort',
-      () => {
-        waiting.delete(signal);
-        waiters.run();
-      },
-      { once: true },
-    );
-  }
-  const waiters = callbacks;
+  const waiters = waiting.get(signal) ?? watch(signal);
   waiters.add(callback);
   return () => {
     waiters.delete(callback);
   };
+}
+
+/** The signal's waiters, made with the one `abort` listener that runs them. */
+function watch(signal: AbortSignal): AbortWaiters {
+  const waiters = new AbortWaiters();
+  waiting.set(signal, waiters);
+  signal.addEventListener(
+    'abort',
+    () => {
+      waiting.delete(signal);
+      waiters.run();
+    },
+    { once: true },
+  );
+  return waiters;
 }

@@ -15,7 +15,8 @@ export interface KeyAuthenticator {
   authenticate(key: string): Promise<TenantKey | undefined>;
   /**
    * What `authenticate` would give at once, when the key was decided lately (a cached hit or
-   * miss still fresh): `{ tenant }`; undefined when it would have to ask the store.
+   * miss still fresh): `{ tenant }`; undefined when it would have to ask the store. Like
+   * `authenticate`, a hit near its expiry starts reading the key again in the background.
    */
   peek(key: string): { readonly tenant: TenantKey | undefined } | undefined;
   /** Drops a key from the cache (after a change here, or a change notice from another instance). */
